@@ -1,0 +1,125 @@
+// Package dfs is the reference engine: it explores every interleaving of the
+// visible operations, depth first, each exactly once.
+//
+// It is exponential and meant for small programs and for checking the other
+// engines: two executions it explores may be equivalent, and Classes counts
+// the equivalence classes among them.
+package dfs
+
+import (
+	"fmt"
+
+	"weft.dev/weft/internal/engine"
+	"weft.dev/weft/internal/event"
+	"weft.dev/weft/internal/interleave"
+)
+
+// Engine explores all interleavings.
+type Engine struct {
+	m       interleave.Machine
+	stack   []point
+	depth   int
+	started bool
+	// OnComplete, when set, is called with the class of every execution
+	// that ends without being blocked or dropped.
+	OnComplete func(class uint64)
+}
+
+// point is a scheduling point: the enabled choices and the one taken.
+type point struct {
+	opts []engine.Choice
+	i    int
+	lab  event.Label // the operation taken (Invalid: not yet), to detect nondeterminism
+}
+
+// New returns a dfs engine.
+func New(engine.Config) engine.Engine { return &Engine{} }
+
+// Begin implements engine.Engine.
+func (e *Engine) Begin(*engine.Exec) bool {
+	if e.started {
+		for len(e.stack) > 0 {
+			top := &e.stack[len(e.stack)-1]
+			if top.i+1 < len(top.opts) {
+				top.i++
+				top.lab = event.Label{} // not taken yet
+				break
+			}
+			e.stack = e.stack[:len(e.stack)-1]
+		}
+		if len(e.stack) == 0 {
+			return false
+		}
+	}
+	e.started = true
+	e.m.Reset()
+	e.depth = 0
+	return true
+}
+
+// Step implements engine.Engine.
+func (e *Engine) Step(x *engine.Exec) engine.Decision {
+	var ch engine.Choice
+	if e.depth < len(e.stack) {
+		p := &e.stack[e.depth]
+		ch = p.opts[p.i]
+		g := x.G[ch.G]
+		if g == nil || !e.m.Enabled(x, g) || p.lab.Kind != event.Invalid && !p.lab.SameOp(&g.Pending) {
+			return diverged(ch.G)
+		}
+		p.lab = g.Pending
+	} else {
+		opts := e.options(x)
+		if len(opts) == 0 {
+			return engine.Decision{Verdict: engine.Stop}
+		}
+		ch = opts[0]
+		e.stack = append(e.stack, point{opts: opts, lab: x.G[ch.G].Pending})
+	}
+	e.depth++
+	if b := e.m.Perform(x, x.G[ch.G], int(ch.Alt)); b != nil {
+		return engine.Failed(ch.G, ch.Alt, b)
+	}
+	return engine.Decision{Verdict: engine.Run, G: ch.G, Alt: ch.Alt}
+}
+
+// options lists the enabled choices, the goroutine that moved last first so
+// that the first interleaving switches as little as possible.
+func (e *Engine) options(x *engine.Exec) []engine.Choice {
+	var opts []engine.Choice
+	add := func(g *engine.Goroutine) {
+		if g == nil || !e.m.Enabled(x, g) {
+			return
+		}
+		for alt := range e.m.Alternatives(g) {
+			opts = append(opts, engine.Choice{G: g.ID, Alt: int32(alt)})
+		}
+	}
+	if x.Last >= 0 {
+		add(x.G[x.Last])
+	}
+	for _, g := range x.G {
+		if g != nil && g.ID != x.Last {
+			add(g)
+		}
+	}
+	return opts
+}
+
+func diverged(g int32) engine.Decision {
+	return engine.Failed(-1, 0, &engine.Bug{
+		Kind:    engine.Nondeterminism,
+		Message: fmt.Sprintf("the program did something different when an execution was replayed (goroutine g%d): map iteration order, time, math/rand, or a goroutine not started with weft.Go?", g),
+		G:       g,
+	})
+}
+
+// End implements engine.Engine.
+func (e *Engine) End(_ *engine.Exec, end engine.Ending) {
+	if e.OnComplete != nil && (end.Kind == engine.Completed || end.Kind == engine.Buggy) {
+		e.OnComplete(e.m.Class())
+	}
+}
+
+// Exhaustive implements engine.Engine: dfs explores everything.
+func (e *Engine) Exhaustive() bool { return true }

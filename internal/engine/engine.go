@@ -1,0 +1,173 @@
+// Package engine defines the interface between the runtime, which runs the
+// program under test one execution at a time, and the exploration engines,
+// which decide what happens in each execution.
+//
+// At every visible operation the runtime calls Step. The engine picks the
+// goroutine whose pending operation happens next, performs that operation on
+// its own model of the execution (memory, locks, the execution graph...) and
+// writes the operation's result into the goroutine. The runtime only switches
+// goroutines when the engine picks a different one.
+//
+// Each engine lives in its own package below this one and is independent of
+// the others, in the style of golang.org/x/tools/go/analysis.
+package engine
+
+import (
+	"fmt"
+
+	"weft.dev/weft/internal/event"
+)
+
+// Engine explores the executions of a program.
+type Engine interface {
+	// Begin prepares the next execution. It returns false when there is
+	// none left.
+	Begin(x *Exec) bool
+	// Step decides what happens next in the running execution.
+	Step(x *Exec) Decision
+	// End tells the engine how the execution ended.
+	End(x *Exec, e Ending)
+	// Exhaustive reports, once Begin has returned false, whether every
+	// execution of the program was explored.
+	Exhaustive() bool
+}
+
+// Scheduler is implemented by engines whose executions do not run in an
+// order that the interleaving semantics reproduces. Schedule returns the
+// choices of an equivalent interleaving of the execution that just ended, to
+// be used as its replay schedule.
+type Scheduler interface {
+	Schedule(x *Exec) []Choice
+}
+
+// Config is what every engine may be configured with.
+type Config struct {
+	Seed       uint64 // random choices
+	Executions int    // how many executions a sampling engine runs
+}
+
+// Status is the state of a goroutine between two steps.
+type Status uint8
+
+// The states of a goroutine.
+const (
+	Ready   Status = iota // Pending waits to be performed
+	Ended                 // the goroutine returned
+	Blocked               // the goroutine blocked forever in Assume
+)
+
+// Goroutine is the engine's view of one modelled goroutine.
+type Goroutine struct {
+	ID      int32
+	Parent  int32 // -1 for the body's goroutine
+	Status  Status
+	Pending event.Label  // the operation the goroutine waits to perform
+	Result  event.Result // set by the engine when it performs Pending
+	Steps   int32        // operations performed so far
+}
+
+// Exec is the engine's view of the running execution.
+type Exec struct {
+	// G holds the goroutines by id. Ids are stable across executions (a
+	// goroutine is named by its parent and its rank among the parent's
+	// children), so G may have holes.
+	G []*Goroutine
+	// Last is the goroutine that performed the previous operation, or -1.
+	Last int32
+	// Objects holds the kind of each object by index, in the order the
+	// execution first touched them.
+	Objects []event.ObjKind
+}
+
+// Verdict is the kind of a Decision.
+type Verdict uint8
+
+// The decisions an engine can take.
+const (
+	Run  Verdict = iota // goroutine G performed its pending operation
+	Stop                // no goroutine can move: the execution is over
+	Fail                // the engine found a bug in the execution
+	Drop                // the engine abandons the execution (not a class of its own)
+)
+
+// Decision is the answer to Step.
+type Decision struct {
+	Verdict Verdict
+	// G and Alt name the operation performed (Run: goroutine G's pending
+	// operation with outcome Alt) or, for Fail, the operation that is the
+	// bug; G is -1 when the bug is not an operation's.
+	G   int32
+	Alt int32
+	Bug *Bug // for Fail
+}
+
+// Failed returns the decision that the operation of g, with outcome alt, is
+// the bug b.
+func Failed(g, alt int32, b *Bug) Decision {
+	return Decision{Verdict: Fail, G: g, Alt: alt, Bug: b}
+}
+
+// Choice is one step of a schedule: goroutine G performs its pending
+// operation with outcome Alt.
+type Choice struct {
+	G   int32
+	Alt int32
+}
+
+// BugKind classifies bugs. The values match weft.BugKind.
+type BugKind uint8
+
+// The kinds of bugs, in weft.BugKind order.
+const (
+	AssertionFailed BugKind = iota
+	Panic
+	Deadlock
+	DataRace
+	StepLimit
+	GoroutineLeak
+	Nondeterminism
+	Misuse
+)
+
+var bugKindNames = [...]string{
+	AssertionFailed: "assertion failed",
+	Panic:           "panic",
+	Deadlock:        "deadlock",
+	DataRace:        "data race",
+	StepLimit:       "step limit",
+	GoroutineLeak:   "goroutine leak",
+	Nondeterminism:  "nondeterminism",
+	Misuse:          "misuse",
+}
+
+func (k BugKind) String() string {
+	if int(k) < len(bugKindNames) {
+		return bugKindNames[k]
+	}
+	return fmt.Sprintf("bug(%d)", k)
+}
+
+// Bug is a bug found in an execution.
+type Bug struct {
+	Kind    BugKind
+	Message string
+	G       int32  // the goroutine at fault, or -1
+	Stack   string // the goroutine's stack, for panics
+}
+
+// EndKind says how an execution ended.
+type EndKind uint8
+
+// The ways an execution ends.
+const (
+	Completed EndKind = iota // every goroutine returned
+	Assumed                  // a goroutine blocked in Assume: not a bug, not complete
+	Buggy                    // the execution has a bug
+	Dropped                  // the engine abandoned it
+)
+
+// Ending describes how an execution ended.
+type Ending struct {
+	Kind EndKind
+	Bug  *Bug // for Buggy
+}

@@ -1,0 +1,77 @@
+// Package replay is the engine that re-runs exactly one execution from its
+// schedule: the goroutine (and outcome) of every step. It reports the
+// program's nondeterminism when the schedule no longer fits the program.
+package replay
+
+import (
+	"fmt"
+
+	"weft.dev/weft/internal/engine"
+	"weft.dev/weft/internal/interleave"
+)
+
+// Engine replays one schedule.
+type Engine struct {
+	m     interleave.Machine
+	sched []engine.Choice
+	pos   int
+	began bool
+}
+
+// New returns an engine that replays sched once.
+func New(sched []engine.Choice) *Engine { return &Engine{sched: sched} }
+
+// Begin implements engine.Engine.
+func (e *Engine) Begin(*engine.Exec) bool {
+	if e.began {
+		return false
+	}
+	e.began = true
+	e.m.Reset()
+	return true
+}
+
+// Step implements engine.Engine.
+func (e *Engine) Step(x *engine.Exec) engine.Decision {
+	if e.pos >= len(e.sched) {
+		for _, g := range x.G {
+			if g != nil && e.m.Enabled(x, g) {
+				return diverged(fmt.Sprintf("the execution goes on after its %d recorded steps", len(e.sched)))
+			}
+		}
+		return engine.Decision{Verdict: engine.Stop}
+	}
+	ch := e.sched[e.pos]
+	if int(ch.G) >= len(x.G) || x.G[ch.G] == nil {
+		return diverged(fmt.Sprintf("step %d belongs to goroutine g%d, which does not exist", e.pos, ch.G))
+	}
+	g := x.G[ch.G]
+	if !e.m.Enabled(x, g) {
+		return diverged(fmt.Sprintf("step %d: goroutine g%d cannot perform its %s", e.pos, ch.G, g.Pending.Kind))
+	}
+	if n := e.m.Alternatives(g); int(ch.Alt) >= n || ch.Alt < 0 {
+		return diverged(fmt.Sprintf("step %d: goroutine g%d's %s has %d outcomes, not %d", e.pos, ch.G, g.Pending.Kind, n, ch.Alt+1))
+	}
+	e.pos++
+	if b := e.m.Perform(x, g, int(ch.Alt)); b != nil {
+		return engine.Failed(ch.G, ch.Alt, b)
+	}
+	return engine.Decision{Verdict: engine.Run, G: ch.G, Alt: ch.Alt}
+}
+
+// Done reports whether the whole schedule was replayed.
+func (e *Engine) Done() bool { return e.pos == len(e.sched) }
+
+func diverged(what string) engine.Decision {
+	return engine.Failed(-1, 0, &engine.Bug{
+		Kind:    engine.Nondeterminism,
+		Message: "the program did something different when the execution was replayed (" + what + "): map iteration order, time, math/rand, a goroutine not started with weft.Go, or a replay token from another program?",
+		G:       -1,
+	})
+}
+
+// End implements engine.Engine.
+func (e *Engine) End(*engine.Exec, engine.Ending) {}
+
+// Exhaustive implements engine.Engine.
+func (e *Engine) Exhaustive() bool { return true }

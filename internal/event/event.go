@@ -1,0 +1,168 @@
+// Package event is the vocabulary shared by the runtime, the engines and the
+// reports: the kinds of visible operations a modelled goroutine performs, the
+// labels that describe one pending operation, and the values it reads and
+// writes.
+//
+// A label is built by the goroutine that is about to perform the operation
+// and handed to the engine, which decides when it runs and what it returns.
+// Labels are small values copied on the hot path: they carry no pointers but
+// the optional P field of a Value.
+package event
+
+import "fmt"
+
+// Kind is the kind of a visible operation.
+type Kind uint8
+
+// The visible operations. Var and atomic accesses share Load, Store and RMW;
+// Label.Atomic tells them apart.
+const (
+	Invalid    Kind = iota
+	Load            // read of a Var or an atomic
+	Store           // write of a Var or an atomic
+	RMW             // atomic read-modify-write (Swap, CompareAndSwap, Add, And, Or)
+	Lock            // Mutex.Lock: blocks while the mutex is held
+	Unlock          // Mutex.Unlock
+	TryLock         // Mutex.TryLock
+	SemAcquire      // internal semaphore: blocks while the count is zero
+	SemRelease      // internal semaphore: increments the count
+	NotifyAdd       // Cond.Wait, first half: take a ticket in the notify list
+	NotifyWait      // Cond.Wait, second half: block until the ticket is notified
+	NotifyOne       // Cond.Signal
+	NotifyAll       // Cond.Broadcast
+	Spawn           // weft.Go: Arg is the child's goroutine id
+	Join            // Goroutine.Join: Arg is the goroutine waited for
+	End             // the goroutine's function returned
+	Block           // Assume(false): the goroutine blocks forever
+	numKinds
+)
+
+var kindNames = [numKinds]string{
+	Invalid:    "invalid",
+	Load:       "load",
+	Store:      "store",
+	RMW:        "rmw",
+	Lock:       "lock",
+	Unlock:     "unlock",
+	TryLock:    "trylock",
+	SemAcquire: "acquire",
+	SemRelease: "release",
+	NotifyAdd:  "cond-enter",
+	NotifyWait: "cond-wait",
+	NotifyOne:  "signal",
+	NotifyAll:  "broadcast",
+	Spawn:      "go",
+	Join:       "join",
+	End:        "end",
+	Block:      "assume-blocked",
+}
+
+func (k Kind) String() string {
+	if k < numKinds {
+		return kindNames[k]
+	}
+	return fmt.Sprintf("kind(%d)", k)
+}
+
+// RMWOp says what a read-modify-write computes from the old value.
+type RMWOp uint8
+
+// The read-modify-write operations of sync/atomic.
+const (
+	Swap RMWOp = iota // new = A
+	CAS               // if old == A { new = B }
+	Add               // new = old + A
+	And               // new = old & A
+	Or                // new = old | A
+)
+
+func (op RMWOp) String() string {
+	switch op {
+	case Swap:
+		return "swap"
+	case CAS:
+		return "cas"
+	case Add:
+		return "add"
+	case And:
+		return "and"
+	case Or:
+		return "or"
+	}
+	return fmt.Sprintf("rmw(%d)", op)
+}
+
+// ObjKind is the kind of a modelled object (a location of the execution).
+type ObjKind uint8
+
+// The kinds of objects.
+const (
+	NoObj  ObjKind = iota
+	VarObj         // weft.Var: plain memory, races are bugs
+	Atomic         // weft/atomic values
+	Mutex          // weft/sync.Mutex
+	Sem            // the semaphores inside RWMutex and WaitGroup
+	Notify         // the notify list inside sync.Cond
+	numObjKinds
+)
+
+var objKindNames = [numObjKinds]string{"none", "var", "atomic", "mutex", "sema", "cond"}
+
+func (k ObjKind) String() string {
+	if k < numObjKinds {
+		return objKindNames[k]
+	}
+	return fmt.Sprintf("obj(%d)", k)
+}
+
+// Value is what a location holds. Integers (atomics, and Vars of scalar type)
+// use N, zero-extended to the access width; everything else uses P.
+type Value struct {
+	N uint64
+	P any
+}
+
+// Equal reports whether two values are equal. It panics, as Go's == does,
+// when P holds an uncomparable dynamic type.
+func (v Value) Equal(w Value) bool { return v.N == w.N && v.P == w.P }
+
+func (v Value) String() string {
+	if v.P != nil {
+		return fmt.Sprint(v.P)
+	}
+	return fmt.Sprint(v.N)
+}
+
+// Label describes one visible operation of a goroutine.
+type Label struct {
+	Kind  Kind
+	Op    RMWOp   // for RMW
+	Width uint8   // bits of an atomic integer access (32 or 64); 0 otherwise
+	Obj   int32   // object index in the execution, or -1
+	OKind ObjKind // kind of Obj
+	Arg   int32   // goroutine id for Spawn and Join
+	Typed bool    // atomic.Value: a value of another dynamic type is a panic
+	A, B  Value   // store value; RMW operands
+}
+
+// SameOp reports whether two labels describe the same operation on the same
+// object, ignoring the values written.
+func (l *Label) SameOp(m *Label) bool {
+	return l.Kind == m.Kind && l.Op == m.Op && l.Obj == m.Obj && l.OKind == m.OKind && l.Arg == m.Arg && l.Typed == m.Typed
+}
+
+// Mask truncates n to the label's access width.
+func (l *Label) Mask(n uint64) uint64 {
+	if l.Width == 32 {
+		return n & 0xffffffff
+	}
+	return n
+}
+
+// Result is what a performed operation returns to its goroutine.
+type Result struct {
+	V     Value // value read (Load), old value (RMW)
+	OK    bool  // CompareAndSwap and TryLock succeeded
+	From  int32 // the step that wrote V (-1: the initial value), when known
+	Panic any   // when non-nil the goroutine panics with it, as Go would
+}

@@ -1,0 +1,404 @@
+// Package interleave executes visible operations one at a time on an
+// explicit, sequentially consistent state: the values of the locations, the
+// holders of the mutexes, the counts of the semaphores, the notify lists of
+// the condition variables and the goroutines' vector clocks.
+//
+// It is the semantics of the reference engines (dfs, random) and of replay.
+// It is written for clarity, independently of the execution graphs of the
+// optimal engine, so that the two can check each other.
+package interleave
+
+import (
+	"fmt"
+	"reflect"
+
+	"weft.dev/weft/internal/engine"
+	"weft.dev/weft/internal/event"
+)
+
+// Machine is the state of one execution.
+type Machine struct {
+	objs  []object
+	gs    []gstate
+	step  int32  // operations performed
+	class uint64 // commutative hash of the reads-from and coherence pairs
+}
+
+type object struct {
+	kind   event.ObjKind
+	val    event.Value
+	writer int32  // step that wrote val, -1 for the initial value
+	last   evID   // last event that wrote the location (for coherence)
+	clock  vclock // synchronization carried by the location
+	held   bool   // mutex
+	count  int64  // semaphore
+	ticket int32  // notify list: next ticket
+	queue  []waiter
+	lastW  access   // Var: last write
+	reads  []access // Var: reads since the last write
+}
+
+type waiter struct {
+	g      int32
+	ticket int32
+}
+
+// access is a Var access for race detection.
+type access struct {
+	g     int32
+	clock uint32
+	step  int32
+	kind  event.Kind
+}
+
+// evID names an event canonically: goroutine and rank in the goroutine.
+type evID struct {
+	g   int32
+	idx int32
+}
+
+var initial = evID{g: -1, idx: -1}
+
+type gstate struct {
+	vc       vclock
+	notified bool   // its notify-list ticket was notified
+	notifier vclock // the clock of the notifier
+	by       evID   // the notify event that woke it
+}
+
+// Reset prepares the machine for a new execution.
+func (m *Machine) Reset() {
+	m.objs = m.objs[:0]
+	m.gs = m.gs[:0]
+	m.step = 0
+	m.class = 0
+}
+
+// Class returns a hash of the execution's reads-from and coherence relations
+// over canonical event names: two executions have the same class exactly when
+// they are Shasha-Snir equivalent (up to hash collisions).
+func (m *Machine) Class() uint64 { return m.class }
+
+func (m *Machine) obj(l *event.Label) *object {
+	for int(l.Obj) >= len(m.objs) {
+		m.objs = append(m.objs, object{writer: -1, last: initial})
+	}
+	o := &m.objs[l.Obj]
+	if o.kind == event.NoObj {
+		o.kind = l.OKind
+		o.lastW.g = -1
+	}
+	return o
+}
+
+func (m *Machine) g(id int32) *gstate {
+	for int(id) >= len(m.gs) {
+		m.gs = append(m.gs, gstate{})
+	}
+	return &m.gs[id]
+}
+
+// Enabled reports whether g can perform its pending operation now.
+func (m *Machine) Enabled(x *engine.Exec, g *engine.Goroutine) bool {
+	if g.Status != engine.Ready {
+		return false
+	}
+	l := &g.Pending
+	switch l.Kind {
+	case event.Lock:
+		return !m.obj(l).held
+	case event.SemAcquire:
+		return m.obj(l).count > 0
+	case event.NotifyWait:
+		return m.g(g.ID).notified
+	case event.Join:
+		t := x.G[l.Arg]
+		return t != nil && t.Status == engine.Ended
+	}
+	return true
+}
+
+// Alternatives returns how many outcomes g's pending operation has.
+func (m *Machine) Alternatives(g *engine.Goroutine) int {
+	if l := &g.Pending; l.Kind == event.NotifyOne {
+		if n := len(m.obj(l).queue); n > 1 {
+			return n
+		}
+	}
+	return 1
+}
+
+// Perform performs g's pending operation with outcome alt, writes its result
+// into g and returns the bug it reveals, if any.
+func (m *Machine) Perform(x *engine.Exec, g *engine.Goroutine, alt int) *engine.Bug {
+	l := &g.Pending
+	// Grow the goroutine states first: pointers into them stay valid below.
+	m.g(max(int32(len(x.G)), l.Arg+1) - 1)
+	gs := m.g(g.ID)
+	gs.vc.tick(g.ID)
+	me := evID{g: g.ID, idx: g.Steps}
+	step := m.step
+	m.step++
+	g.Result = event.Result{From: -1}
+	switch l.Kind {
+	case event.Load:
+		o := m.obj(l)
+		if b := m.race(o, gs, g.ID, step, l); b != nil {
+			return b
+		}
+		if l.OKind == event.Atomic {
+			gs.vc.join(o.clock)
+		}
+		g.Result.V, g.Result.From = o.val, o.writer
+		m.rf(me, o.last)
+	case event.Store:
+		o := m.obj(l)
+		if b := m.race(o, gs, g.ID, step, l); b != nil {
+			return b
+		}
+		v := l.A
+		v.N = l.Mask(v.N)
+		m.write(o, me, step, v)
+		if l.OKind == event.Atomic {
+			o.clock.set(gs.vc)
+		}
+	case event.RMW:
+		return m.rmw(m.obj(l), gs, g, me, step)
+	case event.Lock:
+		o := m.obj(l)
+		o.held = true
+		gs.vc.join(o.clock)
+		m.update(o, me, step)
+	case event.Unlock:
+		o := m.obj(l)
+		if !o.held {
+			return &engine.Bug{Kind: engine.Misuse, Message: fmt.Sprintf("unlock of unlocked mutex %s", objName(l)), G: g.ID}
+		}
+		o.held = false
+		o.clock.set(gs.vc)
+		m.update(o, me, step)
+	case event.TryLock:
+		o := m.obj(l)
+		if o.held {
+			m.rf(me, o.last)
+			break
+		}
+		o.held = true
+		gs.vc.join(o.clock)
+		m.update(o, me, step)
+		g.Result.OK = true
+	case event.SemAcquire:
+		o := m.obj(l)
+		o.count--
+		gs.vc.join(o.clock)
+		m.update(o, me, step)
+	case event.SemRelease:
+		o := m.obj(l)
+		o.count++
+		o.clock.join(gs.vc)
+		m.update(o, me, step)
+	case event.NotifyAdd:
+		o := m.obj(l)
+		o.queue = append(o.queue, waiter{g: g.ID, ticket: o.ticket})
+		o.ticket++
+		gs.notified = false
+		m.update(o, me, step)
+	case event.NotifyWait:
+		gs.notified = false
+		gs.vc.join(gs.notifier)
+		m.rf(me, gs.by)
+	case event.NotifyOne:
+		o := m.obj(l)
+		if len(o.queue) > 0 {
+			w := o.queue[alt]
+			o.queue = append(o.queue[:alt], o.queue[alt+1:]...)
+			m.notify(w.g, gs, me)
+		}
+		m.update(o, me, step)
+	case event.NotifyAll:
+		o := m.obj(l)
+		for _, w := range o.queue {
+			m.notify(w.g, gs, me)
+		}
+		o.queue = o.queue[:0]
+		m.update(o, me, step)
+	case event.Spawn:
+		m.g(l.Arg).vc.set(gs.vc)
+	case event.Join:
+		gs.vc.join(m.g(l.Arg).vc)
+	case event.End:
+		g.Status = engine.Ended
+	case event.Block:
+		g.Status = engine.Blocked
+	default:
+		panic(fmt.Sprintf("weft: internal error: interleave cannot perform %v", l.Kind))
+	}
+	return nil
+}
+
+func (m *Machine) notify(id int32, by *gstate, ev evID) {
+	w := m.g(id)
+	w.notified = true
+	w.notifier.set(by.vc)
+	w.by = ev
+}
+
+// rmw performs an atomic read-modify-write.
+func (m *Machine) rmw(o *object, gs *gstate, g *engine.Goroutine, me evID, step int32) *engine.Bug {
+	l := &g.Pending
+	old := o.val
+	g.Result.V, g.Result.From = old, o.writer
+	gs.vc.join(o.clock)
+	var nv event.Value
+	if l.Typed {
+		nv := l.A
+		if l.Op == event.CAS {
+			nv = l.B
+		}
+		if old.P != nil && reflect.TypeOf(old.P) != reflect.TypeOf(nv.P) {
+			g.Result.Panic = "sync/atomic: store of inconsistently typed value into Value"
+			m.rf(me, o.last)
+			return nil
+		}
+	}
+	switch l.Op {
+	case event.Swap:
+		nv = l.A
+	case event.CAS:
+		eq, p := safeEqual(old, l.A)
+		if p != nil {
+			g.Result.Panic = p
+			m.rf(me, o.last)
+			return nil
+		}
+		if !eq {
+			m.rf(me, o.last)
+			return nil
+		}
+		nv = l.B
+	case event.Add:
+		nv = event.Value{N: old.N + l.A.N}
+	case event.And:
+		nv = event.Value{N: old.N & l.A.N}
+	case event.Or:
+		nv = event.Value{N: old.N | l.A.N}
+	}
+	g.Result.OK = true
+	nv.N = l.Mask(nv.N)
+	m.rf(me, o.last)
+	m.write(o, me, step, nv)
+	o.clock.set(gs.vc)
+	return nil
+}
+
+// safeEqual compares two values, turning the panic of an uncomparable
+// dynamic type into a value for the goroutine to raise.
+func safeEqual(a, b event.Value) (eq bool, p any) {
+	defer func() { p = recover() }()
+	return a.Equal(b), nil
+}
+
+// write makes v the value of o, written by event me at step.
+func (m *Machine) write(o *object, me evID, step int32, v event.Value) {
+	o.val = v
+	o.writer = step
+	m.co(me, o.last)
+	o.last = me
+}
+
+// update records a read-modify-write of a synchronization object.
+func (m *Machine) update(o *object, me evID, step int32) {
+	m.rf(me, o.last)
+	m.co(me, o.last)
+	o.last = me
+	o.writer = step
+}
+
+// rf and co add a reads-from and a coherence pair to the class hash. The
+// hash is a sum, so the order in which pairs are added does not matter.
+func (m *Machine) rf(r, w evID)    { m.class += mix(1, r, w) }
+func (m *Machine) co(w, prev evID) { m.class += mix(2, w, prev) }
+
+func mix(tag uint64, a, b evID) uint64 {
+	h := tag*0x9e3779b97f4a7c15 ^ uint64(uint32(a.g))<<32 ^ uint64(uint32(a.idx))
+	h = splitmix(h)
+	h ^= uint64(uint32(b.g))<<32 ^ uint64(uint32(b.idx))
+	return splitmix(h)
+}
+
+func splitmix(x uint64) uint64 {
+	x += 0x9e3779b97f4a7c15
+	x = (x ^ x>>30) * 0xbf58476d1ce4e5b9
+	x = (x ^ x>>27) * 0x94d049bb133111eb
+	return x ^ x>>31
+}
+
+// race checks a Var access against the accesses it conflicts with.
+func (m *Machine) race(o *object, gs *gstate, id, step int32, l *event.Label) *engine.Bug {
+	if o.kind != event.VarObj {
+		return nil
+	}
+	cur := access{g: id, clock: gs.vc.at(id), step: step, kind: l.Kind}
+	if w := o.lastW; w.g >= 0 && w.g != id && w.clock > gs.vc.at(w.g) {
+		return raceBug(l, cur, w)
+	}
+	if l.Kind == event.Load {
+		for i := range o.reads {
+			if o.reads[i].g == id {
+				o.reads[i] = cur
+				return nil
+			}
+		}
+		o.reads = append(o.reads, cur)
+		return nil
+	}
+	for _, r := range o.reads {
+		if r.g != id && r.clock > gs.vc.at(r.g) {
+			return raceBug(l, cur, r)
+		}
+	}
+	o.lastW = cur
+	o.reads = o.reads[:0]
+	return nil
+}
+
+func raceBug(l *event.Label, cur, prev access) *engine.Bug {
+	return &engine.Bug{
+		Kind: engine.DataRace,
+		Message: fmt.Sprintf("%s by g%d (step %d) and %s by g%d (step %d) of %s are not ordered by happens-before",
+			prev.kind, prev.g, prev.step, cur.kind, cur.g, cur.step, objName(l)),
+		G: cur.g,
+	}
+}
+
+func objName(l *event.Label) string { return fmt.Sprintf("%s#%d", l.OKind, l.Obj) }
+
+// vclock is a vector clock indexed by goroutine id.
+type vclock []uint32
+
+func (v *vclock) tick(id int32) {
+	for int(id) >= len(*v) {
+		*v = append(*v, 0)
+	}
+	(*v)[id]++
+}
+
+func (v vclock) at(id int32) uint32 {
+	if int(id) < len(v) {
+		return v[id]
+	}
+	return 0
+}
+
+func (v *vclock) join(w vclock) {
+	for len(*v) < len(w) {
+		*v = append(*v, 0)
+	}
+	for i, c := range w {
+		if c > (*v)[i] {
+			(*v)[i] = c
+		}
+	}
+}
+
+func (v *vclock) set(w vclock) { *v = append((*v)[:0], w...) }

@@ -1,0 +1,94 @@
+package runtime
+
+import (
+	"fmt"
+
+	"weft.dev/weft/internal/engine"
+	"weft.dev/weft/internal/event"
+)
+
+// Obj is the header of every modelled object. Its zero value is ready: the
+// first operation of an execution on the object binds it to that execution.
+type Obj struct {
+	epoch uint64
+	idx   int32
+}
+
+// Handle names a goroutine of one execution.
+type Handle struct {
+	epoch uint64
+	id    int32
+}
+
+// running returns the running execution and its current goroutine, or panics
+// with a message naming what was called outside a check.
+func running(what string) (*execution, *goroutine) {
+	x := current.Load()
+	if x == nil {
+		panic(fmt.Sprintf("weft: %s called outside a running check (use it inside the body given to weft.Check or weft.Explore)", what))
+	}
+	if x.aborting {
+		panic(abortSignal{})
+	}
+	return x, x.cur
+}
+
+// Do performs the visible operation lab on o for the calling goroutine and
+// returns its result. what names the operation for misuse messages.
+func Do(o *Obj, lab event.Label, what string) event.Result {
+	x, g := running(what)
+	lab.Obj = x.bind(o, lab.OKind)
+	r := g.op(lab)
+	if r.Panic != nil {
+		panic(r.Panic)
+	}
+	return r
+}
+
+// Go starts fn on a new modelled goroutine.
+func Go(fn func()) Handle {
+	x, g := running("weft.Go")
+	if fn == nil {
+		panic("weft: Go called with a nil function")
+	}
+	id := x.d.childID(g.ID, g.children)
+	g.children++
+	g.spawnFn = fn
+	g.op(event.Label{Kind: event.Spawn, Obj: -1, Arg: id})
+	return Handle{epoch: x.epoch, id: id}
+}
+
+// Join blocks until the goroutine h has returned.
+func Join(h Handle) {
+	x, g := running("Goroutine.Join")
+	if h.epoch != x.epoch {
+		Fail(engine.Misuse, "Join of a goroutine that belongs to another execution (a *weft.Goroutine must not outlive the body that started it)")
+	}
+	if h.id == g.ID {
+		Fail(engine.Misuse, "a goroutine joins itself")
+	}
+	g.op(event.Label{Kind: event.Join, Obj: -1, Arg: h.id})
+}
+
+// Block blocks the calling goroutine forever: Assume(false).
+func Block() {
+	_, g := running("weft.Assume")
+	g.op(event.Label{Kind: event.Block, Obj: -1})
+	g.blockForever()
+}
+
+// Fail ends the execution with a bug of the calling goroutine. It does not
+// return.
+func Fail(kind engine.BugKind, msg string) {
+	x, g := running("weft.Assert")
+	if x.tracer != nil {
+		g.pos = callerPos()
+	}
+	x.fail(&engine.Bug{Kind: kind, Message: msg, G: g.ID})
+	g.park()
+	panic("weft: internal error: a failed goroutine was resumed")
+}
+
+// Check panics with the usual message when called outside a check; the
+// public API calls it where it has nothing else to do.
+func Check(what string) { running(what) }

@@ -1,0 +1,24 @@
+// Package runtime runs a program under the checker, one execution at a time.
+//
+// Every modelled goroutine runs on a coroutine (iter.Pull): exactly one runs
+// at a time, and a switch from one to another costs two coroutine switches
+// through the driver, about half of a handoff through channels (see
+// BenchmarkHandoff). A goroutine that reaches a visible operation asks the
+// engine what happens next; when the engine lets it continue, no switch
+// happens at all.
+//
+// Coroutines are kept in a pool across executions: a goroutine that returns
+// frees its coroutine for the next spawn, so an execution allocates almost
+// nothing. An abandoned execution (a bug, a blocked goroutine, a limit) is
+// unwound by resuming each parked goroutine with a panic that only the
+// runtime recovers; the program's deferred calls run, and weft operations
+// they make panic again, so nothing of the execution survives it.
+//
+// Objects of the program (Vars, mutexes, atomics...) carry an Obj header.
+// The first operation of an execution on an object binds it to that
+// execution: objects created outside the body are thereby reset to their
+// zero value at the start of every execution.
+//
+// Only one check runs at a time in a process: the running execution is the
+// only global state, and a second check waits for the first to finish.
+package runtime

@@ -1,0 +1,320 @@
+package runtime
+
+import (
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"weft.dev/weft/internal/engine"
+)
+
+var (
+	// current is the execution whose goroutines are running.
+	current atomic.Pointer[execution]
+	// checks serializes explorations: one at a time in a process.
+	checks sync.Mutex
+	// epochs numbers executions, so that objects know whether they are bound
+	// to the running one.
+	epochs atomic.Uint64
+)
+
+// Config configures one exploration.
+type Config struct {
+	Engine        engine.Engine
+	MaxExecutions int           // 0: no limit
+	Timeout       time.Duration // 0: no limit
+	MaxSteps      int           // operations per goroutine per execution
+	AllBugs       bool          // keep exploring after a bug
+	Trace         bool          // record a trace of every execution (for reports)
+	// Progress, when set, is called about every interval with the
+	// statistics so far.
+	Progress         func(Stats)
+	ProgressInterval time.Duration
+}
+
+// Stats are the running totals of an exploration.
+type Stats struct {
+	Executions int
+	Complete   int
+	Blocked    int
+	Dropped    int // abandoned by the engine; not executions
+	Elapsed    time.Duration
+	Steps      int // operations in the last execution
+}
+
+// Found is a bug with what it takes to reproduce it.
+type Found struct {
+	Bug      *engine.Bug
+	Schedule []engine.Choice
+	Trace    *Trace // when Config.Trace is set
+}
+
+// Report is the outcome of an exploration.
+type Report struct {
+	Stats
+	Bugs       []Found
+	Exhaustive bool
+}
+
+// DefaultMaxSteps is the default number of operations a goroutine may
+// perform in one execution.
+const DefaultMaxSteps = 100_000
+
+// Run explores body with cfg.Engine until the engine has no execution left,
+// a limit is reached, or (unless cfg.AllBugs) a bug is found.
+func Run(body func(), cfg Config) *Report {
+	checks.Lock()
+	defer checks.Unlock()
+	if cfg.MaxSteps <= 0 {
+		cfg.MaxSteps = DefaultMaxSteps
+	}
+	if cfg.ProgressInterval <= 0 {
+		cfg.ProgressInterval = 250 * time.Millisecond
+	}
+	d := &driver{cfg: cfg, body: body, ids: map[uint64]int32{}, start: time.Now(), seen: map[string]bool{}}
+	d.lastProgress = d.start
+	done := make(chan struct{})
+	go d.main(done)
+	<-done
+	current.Store(nil)
+	for _, w := range d.idle {
+		w.stop()
+	}
+	d.report.Elapsed = time.Since(d.start)
+	return &d.report
+}
+
+// phase is where the driver is in an execution's life.
+type phase uint8
+
+const (
+	phaseBetween  phase = iota // no execution runs
+	phaseRunning               // goroutines of x run
+	phaseAborting              // x is over; its parked goroutines are unwound
+)
+
+// driver runs the executions of one exploration. Its loop can be resumed on
+// a fresh goroutine if a goroutine of the program kills it with
+// runtime.Goexit.
+type driver struct {
+	cfg          Config
+	body         func()
+	ids          map[uint64]int32 // (parent, rank) -> goroutine id
+	nextID       int32
+	idle         []*worker
+	freeG        []*goroutine
+	x            *execution
+	phase        phase
+	report       Report
+	seen         map[string]bool // bugs reported, with WithAllBugs
+	start        time.Time
+	lastProgress time.Time
+	done         bool
+}
+
+// main runs the loop, restarting it on a new goroutine when runtime.Goexit
+// in the program unwinds this one (iter.Pull propagates a coroutine's
+// Goexit to its caller).
+func (d *driver) main(done chan struct{}) {
+	normal := false
+	defer func() {
+		if !normal {
+			go d.main(done)
+			return
+		}
+		close(done)
+	}()
+	d.loop()
+	normal = true
+}
+
+func (d *driver) loop() {
+	for !d.done {
+		switch d.phase {
+		case phaseBetween:
+			if !d.begin() {
+				d.done = true
+				break
+			}
+			d.phase = phaseRunning
+		case phaseRunning:
+			d.drive()
+			d.phase = phaseAborting
+		case phaseAborting:
+			d.abort()
+			d.finish()
+			d.phase = phaseBetween
+		}
+	}
+}
+
+// begin starts the next execution, if any.
+func (d *driver) begin() bool {
+	if d.cfg.MaxExecutions > 0 && d.report.Executions >= d.cfg.MaxExecutions {
+		return false
+	}
+	if d.cfg.Timeout > 0 && time.Since(d.start) >= d.cfg.Timeout {
+		return false
+	}
+	x := d.x
+	if x == nil {
+		x = &execution{d: d, eng: d.cfg.Engine, maxSteps: int32(min(d.cfg.MaxSteps, 1<<30))}
+		d.x = x
+	}
+	x.epoch = epochs.Add(1)
+	x.exec.G = x.exec.G[:0]
+	x.exec.Objects = x.exec.Objects[:0]
+	x.exec.Last = -1
+	x.gs = x.gs[:0]
+	x.sched = x.sched[:0]
+	x.cur, x.next, x.resumer = nil, nil, nil
+	x.over, x.aborting = false, false
+	x.ending = engine.Ending{}
+	x.tracer = nil
+	if d.cfg.Trace {
+		x.tracer = newTracer()
+	}
+	if !x.eng.Begin(&x.exec) {
+		d.report.Exhaustive = x.eng.Exhaustive()
+		return false
+	}
+	current.Store(x)
+	main := x.newGoroutine(0, -1, d.body)
+	if x.tracer != nil {
+		x.tracer.spawn(main, Pos{})
+	}
+	x.next = main
+	return true
+}
+
+// drive resumes goroutines as the execution directs until it is over.
+func (d *driver) drive() {
+	x := d.x
+	for x.next != nil {
+		g := x.next
+		x.next = nil
+		x.cur = g
+		g.w.resume()
+		if g.exited {
+			d.retire(g)
+		}
+	}
+	if !x.over {
+		// Every goroutine returned or parked without deciding an outcome;
+		// the engine must have been asked by the last one.
+		x.stop()
+	}
+}
+
+// abort unwinds the goroutines still parked in the execution.
+func (d *driver) abort() {
+	x := d.x
+	x.aborting = true
+	for _, g := range x.gs {
+		if g == nil || g.exited || g.w == nil {
+			continue
+		}
+		x.cur = g
+		g.w.resume()
+		d.retire(g)
+	}
+	current.Store(nil)
+}
+
+// finish accounts for the execution that just ended.
+func (d *driver) finish() {
+	x := d.x
+	r := &d.report
+	x.eng.End(&x.exec, x.ending)
+	steps := 0
+	for _, g := range x.gs {
+		if g != nil {
+			steps += int(g.Steps)
+			d.freeG = append(d.freeG, g)
+		}
+	}
+	r.Steps = steps
+	switch x.ending.Kind {
+	case engine.Completed:
+		r.Executions++
+		r.Complete++
+	case engine.Assumed:
+		r.Executions++
+		r.Blocked++
+	case engine.Buggy:
+		r.Executions++
+		r.Complete++
+		d.found(x)
+	case engine.Dropped:
+		r.Dropped++
+	}
+	if d.cfg.Progress != nil && time.Since(d.lastProgress) >= d.cfg.ProgressInterval {
+		d.lastProgress = time.Now()
+		s := r.Stats
+		s.Elapsed = time.Since(d.start)
+		d.cfg.Progress(s)
+	}
+}
+
+// found records the bug of x.
+func (d *driver) found(x *execution) {
+	b := x.ending.Bug
+	if d.cfg.AllBugs {
+		key := b.Kind.String() + "\x00" + b.Message
+		if d.seen[key] {
+			return
+		}
+		d.seen[key] = true
+	} else {
+		d.done = true
+	}
+	f := Found{Bug: b}
+	if s, ok := x.eng.(engine.Scheduler); ok {
+		f.Schedule = s.Schedule(&x.exec)
+	} else {
+		f.Schedule = append([]engine.Choice(nil), x.sched...)
+	}
+	if x.tracer != nil {
+		f.Trace = x.tracer.finish(x)
+	}
+	d.report.Bugs = append(d.report.Bugs, f)
+}
+
+// childID returns the stable id of the rank-th child of parent.
+func (d *driver) childID(parent, rank int32) int32 {
+	key := uint64(uint32(parent))<<32 | uint64(uint32(rank))
+	id, ok := d.ids[key]
+	if !ok {
+		d.nextID++
+		id = d.nextID
+		d.ids[key] = id
+	}
+	return id
+}
+
+func (d *driver) allocWorker() *worker {
+	if n := len(d.idle); n > 0 {
+		w := d.idle[n-1]
+		d.idle = d.idle[:n-1]
+		return w
+	}
+	return newWorker()
+}
+
+func (d *driver) allocGoroutine() *goroutine {
+	if n := len(d.freeG); n > 0 {
+		g := d.freeG[n-1]
+		d.freeG = d.freeG[:n-1]
+		*g = goroutine{}
+		return g
+	}
+	return &goroutine{}
+}
+
+// retire returns the worker of an exited goroutine to the pool.
+func (d *driver) retire(g *goroutine) {
+	if w := g.w; w != nil && !w.dead {
+		d.idle = append(d.idle, w)
+	}
+	g.w = nil
+}

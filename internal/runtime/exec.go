@@ -1,0 +1,197 @@
+package runtime
+
+import (
+	"fmt"
+	"strings"
+
+	"weft.dev/weft/internal/engine"
+	"weft.dev/weft/internal/event"
+)
+
+// execution is the state of one run of the body.
+type execution struct {
+	d        *driver
+	epoch    uint64
+	eng      engine.Engine
+	exec     engine.Exec
+	gs       []*goroutine // by id
+	cur      *goroutine   // the goroutine holding the turn
+	next     *goroutine   // the goroutine the driver resumes next
+	resumer  *goroutine   // resumes after a new goroutine's discovery
+	sched    []engine.Choice
+	tracer   *tracer
+	maxSteps int32
+	over     bool // the outcome is decided
+	aborting bool // parked goroutines are being unwound
+	ending   engine.Ending
+}
+
+// bind returns the index of o in x, binding it on first use.
+func (x *execution) bind(o *Obj, k event.ObjKind) int32 {
+	if o.epoch == x.epoch {
+		return o.idx
+	}
+	o.epoch = x.epoch
+	o.idx = int32(len(x.exec.Objects))
+	x.exec.Objects = append(x.exec.Objects, k)
+	if x.tracer != nil {
+		x.tracer.object(o.idx, k)
+	}
+	return o.idx
+}
+
+// newGoroutine adds goroutine id, running fn, to the execution.
+func (x *execution) newGoroutine(id, parent int32, fn func()) *goroutine {
+	g := x.d.allocGoroutine()
+	g.Goroutine = engine.Goroutine{ID: id, Parent: parent}
+	g.x = x
+	g.fn = fn
+	g.w = x.d.allocWorker()
+	g.w.g = g
+	for int(id) >= len(x.gs) {
+		x.gs = append(x.gs, nil)
+		x.exec.G = append(x.exec.G, nil)
+	}
+	if x.gs[id] != nil {
+		panic(fmt.Sprintf("weft: internal error: goroutine %d spawned twice", id))
+	}
+	x.gs[id] = g
+	x.exec.G[id] = &g.Goroutine
+	return g
+}
+
+// dispatch asks the engine what happens next and returns the goroutine that
+// runs on, or nil when the execution is over.
+func (x *execution) dispatch() *goroutine {
+	d := x.eng.Step(&x.exec)
+	switch d.Verdict {
+	case engine.Run:
+		h := x.gs[d.G]
+		x.exec.Last = d.G
+		x.sched = append(x.sched, engine.Choice{G: d.G, Alt: d.Alt})
+		h.Steps++
+		if x.tracer != nil {
+			x.tracer.step(h)
+		}
+		if h.Steps > x.maxSteps {
+			where := ""
+			if x.tracer != nil {
+				where = fmt.Sprintf(", the last at %s:%d", h.pos.File, h.pos.Line)
+			}
+			x.fail(&engine.Bug{
+				Kind:    engine.StepLimit,
+				Message: fmt.Sprintf("%s performed more than %d operations%s: an infinite loop or a livelock (raise the limit with WithMaxSteps)", x.describe(h), x.maxSteps, where),
+				G:       h.ID,
+			})
+			return nil
+		}
+		if h.Pending.Kind == event.Spawn {
+			c := x.newGoroutine(h.Pending.Arg, h.ID, h.spawnFn)
+			h.spawnFn = nil
+			if x.tracer != nil {
+				x.tracer.spawn(c, h.pos)
+			}
+			c.discovering = true
+			x.resumer = h
+			return c
+		}
+		return h
+	case engine.Stop:
+		x.stop()
+	case engine.Fail:
+		if d.G >= 0 {
+			// The failing operation is the last step of the schedule, so that
+			// a replay reaches the same bug.
+			x.sched = append(x.sched, engine.Choice{G: d.G, Alt: d.Alt})
+			if x.tracer != nil {
+				x.tracer.failed(x.gs[d.G])
+			}
+		}
+		x.fail(d.Bug)
+	case engine.Drop:
+		x.end(engine.Ending{Kind: engine.Dropped})
+	}
+	return nil
+}
+
+// end decides the outcome of the execution; the driver then unwinds it.
+func (x *execution) end(e engine.Ending) {
+	if x.over {
+		return
+	}
+	x.over = true
+	x.ending = e
+	x.next = nil
+}
+
+// fail ends the execution with a bug.
+func (x *execution) fail(b *engine.Bug) {
+	if x.tracer != nil {
+		x.tracer.fail(b)
+	}
+	x.end(engine.Ending{Kind: engine.Buggy, Bug: b})
+}
+
+// stop classifies an execution in which no goroutine can move.
+func (x *execution) stop() {
+	var waiting []*goroutine
+	assumed := false
+	for _, g := range x.gs {
+		if g == nil {
+			continue
+		}
+		switch g.Status {
+		case engine.Blocked:
+			assumed = true
+		case engine.Ready:
+			waiting = append(waiting, g)
+		}
+	}
+	switch {
+	case assumed:
+		x.end(engine.Ending{Kind: engine.Assumed})
+	case len(waiting) == 0:
+		x.end(engine.Ending{Kind: engine.Completed})
+	case x.gs[0].Status == engine.Ready:
+		x.fail(&engine.Bug{Kind: engine.Deadlock, Message: "all goroutines are blocked: " + x.waits(waiting), G: 0})
+	default:
+		x.fail(&engine.Bug{Kind: engine.GoroutineLeak, Message: "the body returned but goroutines are blocked forever: " + x.waits(waiting), G: waiting[0].ID})
+	}
+}
+
+// waits says what each of the goroutines waits for.
+func (x *execution) waits(gs []*goroutine) string {
+	parts := make([]string, len(gs))
+	for i, g := range gs {
+		parts[i] = fmt.Sprintf("%s waits in %s", x.describe(g), x.describeOp(&g.Pending))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// describe names a goroutine for a message.
+func (x *execution) describe(g *goroutine) string {
+	if g.ID == 0 {
+		return "the body's goroutine (g0)"
+	}
+	return fmt.Sprintf("goroutine g%d", g.ID)
+}
+
+// describeOp names an operation for a message.
+func (x *execution) describeOp(l *event.Label) string {
+	switch l.Kind {
+	case event.Join:
+		return fmt.Sprintf("Join of g%d", l.Arg)
+	case event.Lock:
+		return fmt.Sprintf("Lock of %s", ObjName(l.OKind, l.Obj))
+	case event.SemAcquire:
+		return fmt.Sprintf("acquire of %s", ObjName(l.OKind, l.Obj))
+	case event.NotifyWait:
+		return fmt.Sprintf("Wait of %s", ObjName(l.OKind, l.Obj))
+	}
+	return l.Kind.String()
+}
+
+// ObjName names object idx of kind k for a person.
+func ObjName(k event.ObjKind, idx int32) string {
+	return fmt.Sprintf("%s#%d", k, idx)
+}

@@ -1,0 +1,170 @@
+package runtime
+
+import (
+	"fmt"
+	"iter"
+	"runtime"
+	"strings"
+
+	"weft.dev/weft/internal/engine"
+	"weft.dev/weft/internal/event"
+)
+
+// abortSignal unwinds a goroutine of an abandoned execution. Only the
+// runtime recovers it.
+type abortSignal struct{}
+
+// worker is a coroutine that runs modelled goroutines, one after another.
+type worker struct {
+	resume func() (struct{}, bool)
+	stop   func()
+	yield  func(struct{}) bool
+	g      *goroutine // the goroutine it runs, nil when idle
+	dead   bool       // the coroutine ended (runtime.Goexit in the program)
+}
+
+func newWorker() *worker {
+	w := &worker{}
+	w.resume, w.stop = iter.Pull(func(yield func(struct{}) bool) {
+		w.yield = yield
+		for {
+			w.g.run()
+			w.g = nil
+			if !yield(struct{}{}) {
+				return
+			}
+		}
+	})
+	return w
+}
+
+// goroutine is a modelled goroutine of one execution.
+type goroutine struct {
+	engine.Goroutine
+	x           *execution
+	w           *worker
+	fn          func()
+	spawnFn     func() // the function of the child being spawned
+	children    int32  // goroutines spawned so far
+	discovering bool   // runs until its first operation, then hands back
+	finished    bool   // performed its End
+	exited      bool   // its function is over (returned, panicked, aborted)
+	pos         Pos    // of Pending, when tracing
+}
+
+// run runs the goroutine's function on the current worker.
+func (g *goroutine) run() {
+	defer g.exit()
+	g.fn()
+	g.finish()
+}
+
+// finish performs the goroutine's End and hands the turn on.
+func (g *goroutine) finish() {
+	x := g.x
+	if x.aborting || x.over {
+		return
+	}
+	g.op(event.Label{Kind: event.End, Obj: -1})
+	g.finished = true
+	x.next = x.dispatch()
+}
+
+// exit ends the goroutine whichever way its function stopped.
+func (g *goroutine) exit() {
+	g.exited = true
+	r := recover()
+	x := g.x
+	if _, ok := r.(abortSignal); ok || x.aborting {
+		return
+	}
+	if r == nil {
+		if !g.finished {
+			// runtime.Goexit in the program ends the goroutine, as in Go. The
+			// coroutine cannot survive it.
+			g.w.dead = true
+			g.finish()
+		}
+		return
+	}
+	if x.over {
+		return
+	}
+	stack, at := panicStack()
+	if x.tracer != nil {
+		g.pos = at
+	}
+	x.fail(&engine.Bug{
+		Kind:    engine.Panic,
+		Message: fmt.Sprintf("g%d panicked: %v", g.ID, r),
+		G:       g.ID,
+		Stack:   stack,
+	})
+}
+
+// park hands the turn back to the driver until the goroutine is resumed.
+func (g *goroutine) park() {
+	if !g.w.yield(struct{}{}) || g.x.aborting {
+		panic(abortSignal{})
+	}
+}
+
+// op performs a visible operation of g, switching goroutines only when the
+// engine picks another one.
+func (g *goroutine) op(lab event.Label) event.Result {
+	x := g.x
+	g.Pending = lab
+	if x.tracer != nil {
+		g.pos = callerPos()
+	}
+	if g.discovering {
+		g.discovering = false
+		x.next = x.resumer
+		x.resumer = nil
+		g.park()
+		return g.Result
+	}
+	if h := x.dispatch(); h != g {
+		x.next = h
+		g.park()
+	}
+	return g.Result
+}
+
+// blockForever parks g for the rest of the execution after its Block.
+func (g *goroutine) blockForever() {
+	x := g.x
+	x.next = x.dispatch()
+	g.park()
+	panic("weft: internal error: a blocked goroutine was resumed")
+}
+
+// panicStack returns the stack of the panicking goroutine from the frame
+// that panicked to the goroutine's function, without the frames of the
+// runtime and of weft, and the position of the innermost frame. It must be
+// called from the deferred function that recovered.
+func panicStack() (string, Pos) {
+	var pcs [64]uintptr
+	n := runtime.Callers(1, pcs[:])
+	frames := runtime.CallersFrames(pcs[:n])
+	var b strings.Builder
+	var at Pos
+	inPanic := false
+	for {
+		f, more := frames.Next()
+		switch {
+		case f.Function == "runtime.gopanic" || f.Function == "runtime.sigpanic" || f.Function == "runtime.panicwrap":
+			inPanic = true
+			b.Reset()
+			at = Pos{}
+		case inPanic && !isWeftFrame(f.Function) && !strings.HasPrefix(f.Function, "runtime.") && !strings.HasPrefix(f.Function, "iter."):
+			if at.File == "" {
+				at = Pos{Func: f.Function, File: f.File, Line: f.Line}
+			}
+			fmt.Fprintf(&b, "%s\n\t%s:%d\n", f.Function, f.File, f.Line)
+		}
+		if !more {
+			return b.String(), at
+		}
+	}
+}

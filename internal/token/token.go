@@ -1,0 +1,141 @@
+// Package token encodes the schedule of an execution as a short string that
+// a person can paste into WEFT_REPLAY, and decodes it with clear errors.
+//
+// A token is "weft1-" followed by unpadded base64url of: a CRC-32 of the
+// rest, a hash of the program's name, the number of steps, and the steps
+// run-length encoded (consecutive steps of one goroutine with the default
+// outcome take one or two bytes).
+package token
+
+import (
+	"encoding/base64"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"hash/fnv"
+	"strings"
+
+	"weft.dev/weft/internal/engine"
+)
+
+const prefix = "weft1-"
+
+// maxSteps bounds what a token may claim, so that a corrupted one cannot
+// make the decoder allocate without limit.
+const maxSteps = 1 << 26
+
+// ErrMalformed is wrapped by every decoding error.
+var ErrMalformed = errors.New("invalid replay token")
+
+// Program returns the hash that identifies a program in tokens.
+func Program(name string) uint32 {
+	h := fnv.New32a()
+	h.Write([]byte(name))
+	return h.Sum32()
+}
+
+// Encode returns the token of sched for the program with hash prog.
+func Encode(prog uint32, sched []engine.Choice) string {
+	var b []byte
+	b = binary.AppendUvarint(b, uint64(prog))
+	b = binary.AppendUvarint(b, uint64(len(sched)))
+	for i := 0; i < len(sched); {
+		c := sched[i]
+		if c.Alt != 0 {
+			b = binary.AppendUvarint(b, uint64(c.G)<<1|1)
+			b = binary.AppendUvarint(b, uint64(c.Alt))
+			i++
+			continue
+		}
+		n := 1
+		for i+n < len(sched) && sched[i+n] == c {
+			n++
+		}
+		b = binary.AppendUvarint(b, uint64(c.G)<<1)
+		b = binary.AppendUvarint(b, uint64(n))
+		i += n
+	}
+	sum := binary.BigEndian.AppendUint32(nil, crc32.ChecksumIEEE(b))
+	return prefix + base64.RawURLEncoding.EncodeToString(append(sum, b...))
+}
+
+// Decode returns the schedule in tok, checking that it was made for the
+// program with hash prog.
+func Decode(tok string, prog uint32) ([]engine.Choice, error) {
+	tok = strings.TrimSpace(tok)
+	rest, ok := strings.CutPrefix(tok, prefix)
+	if !ok {
+		if strings.HasPrefix(tok, "weft") {
+			return nil, fmt.Errorf("%w: %.12q… was made by another version of weft (this one reads %q tokens)", ErrMalformed, tok, prefix)
+		}
+		return nil, fmt.Errorf("%w: %.12q… does not start with %q", ErrMalformed, tok, prefix)
+	}
+	raw, err := base64.RawURLEncoding.DecodeString(rest)
+	if err != nil || len(raw) < 4 {
+		return nil, fmt.Errorf("%w: it is corrupted (not base64url)", ErrMalformed)
+	}
+	body := raw[4:]
+	if binary.BigEndian.Uint32(raw) != crc32.ChecksumIEEE(body) {
+		return nil, fmt.Errorf("%w: it is corrupted (checksum mismatch): copy it again, whole", ErrMalformed)
+	}
+	r := reader{b: body}
+	if p := r.uint(); r.err == nil && uint32(p) != prog {
+		return nil, fmt.Errorf("%w: it was recorded for a different program (run it with the test that printed it)", ErrMalformed)
+	}
+	n := r.uint()
+	if r.err == nil && n > maxSteps {
+		r.err = fmt.Errorf("%d steps", n)
+	}
+	sched := make([]engine.Choice, 0, min(n, 1<<16))
+	for r.err == nil && uint64(len(sched)) < n {
+		head := r.uint()
+		g := head >> 1
+		if g > 1<<30 {
+			r.err = fmt.Errorf("goroutine %d", g)
+			break
+		}
+		if head&1 == 1 {
+			alt := r.uint()
+			if alt == 0 || alt > 1<<30 {
+				r.err = fmt.Errorf("outcome %d", alt)
+				break
+			}
+			sched = append(sched, engine.Choice{G: int32(g), Alt: int32(alt)})
+			continue
+		}
+		run := r.uint()
+		if run == 0 || run > n-uint64(len(sched)) {
+			r.err = fmt.Errorf("run of %d steps", run)
+			break
+		}
+		for range run {
+			sched = append(sched, engine.Choice{G: int32(g)})
+		}
+	}
+	if r.err == nil && len(r.b) != 0 {
+		r.err = errors.New("trailing bytes")
+	}
+	if r.err != nil {
+		return nil, fmt.Errorf("%w: it is corrupted (%v)", ErrMalformed, r.err)
+	}
+	return sched, nil
+}
+
+type reader struct {
+	b   []byte
+	err error
+}
+
+func (r *reader) uint() uint64 {
+	if r.err != nil {
+		return 0
+	}
+	v, n := binary.Uvarint(r.b)
+	if n <= 0 {
+		r.err = errors.New("truncated")
+		return 0
+	}
+	r.b = r.b[n:]
+	return v
+}

@@ -1,0 +1,158 @@
+package weft
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// An Option configures Check and Explore. Every option can also be set from
+// the environment (WEFT_ENGINE, WEFT_MAX_EXECUTIONS, WEFT_TIMEOUT, WEFT_SEED,
+// WEFT_REPLAY, WEFT_PROGRESS, WEFT_MAX_STEPS, WEFT_ALL_BUGS), which overrides
+// the options given in code so that `go test` users need no code change.
+type Option func(*config)
+
+type config struct {
+	engine        string
+	maxExecutions int
+	timeout       time.Duration
+	seed          uint64
+	maxSteps      int
+	allBugs       bool
+	replay        string
+	progress      io.Writer
+	solver        string
+	domain        *[2]int64
+}
+
+// WithEngine selects the exploration engine: "dfs" explores every
+// interleaving (the reference, exponential: for small programs) and "random"
+// samples executions.
+func WithEngine(name string) Option { return func(c *config) { c.engine = name } }
+
+// WithMaxExecutions stops the exploration after n executions; the result is
+// then not exhaustive. For the random engine it is the number of samples.
+func WithMaxExecutions(n int) Option { return func(c *config) { c.maxExecutions = n } }
+
+// WithTimeout stops the exploration after d; the result is then not
+// exhaustive.
+func WithTimeout(d time.Duration) Option { return func(c *config) { c.timeout = d } }
+
+// WithSeed seeds the random choices (of the random engine), so that a run
+// can be repeated.
+func WithSeed(seed uint64) Option { return func(c *config) { c.seed = seed } }
+
+// WithMaxSteps sets how many operations a goroutine may perform in one
+// execution before a StepLimit bug (an infinite loop or a livelock) is
+// reported. The default is 100,000.
+func WithMaxSteps(n int) Option { return func(c *config) { c.maxSteps = n } }
+
+// WithAllBugs keeps exploring after a bug, reporting each distinct bug once.
+func WithAllBugs() Option { return func(c *config) { c.allBugs = true } }
+
+// WithReplay re-runs exactly the execution of a Bug.Replay token.
+func WithReplay(token string) Option { return func(c *config) { c.replay = token } }
+
+// WithProgress writes a progress line to w about four times a second on
+// long explorations: executions, rate, complete and blocked counts.
+func WithProgress(w io.Writer) Option { return func(c *config) { c.progress = w } }
+
+// WithSolver selects the solver for symbolic values: "builtin" (pure Go, the
+// default) or "z3" (libz3 loaded at run time).
+func WithSolver(name string) Option { return func(c *config) { c.solver = name } }
+
+// WithExplicitDomain makes every symbolic input an explicit choice among the
+// values lo..hi instead of solving constraints: the ExEn baseline.
+func WithExplicitDomain(lo, hi int64) Option {
+	return func(c *config) { c.domain = &[2]int64{lo, hi} }
+}
+
+// defaultEngine is the engine used when none is chosen.
+const defaultEngine = "dfs"
+
+func newConfig(opts []Option) (*config, error) {
+	c := &config{engine: defaultEngine, solver: "builtin"}
+	for _, o := range opts {
+		o(c)
+	}
+	if err := c.fromEnv(os.LookupEnv); err != nil {
+		return nil, err
+	}
+	if c.maxExecutions < 0 {
+		return nil, fmt.Errorf("WithMaxExecutions(%d): the limit must not be negative", c.maxExecutions)
+	}
+	if c.maxSteps < 0 {
+		return nil, fmt.Errorf("WithMaxSteps(%d): the limit must not be negative", c.maxSteps)
+	}
+	if c.timeout < 0 {
+		return nil, fmt.Errorf("WithTimeout(%v): the timeout must not be negative", c.timeout)
+	}
+	if d := c.domain; d != nil && d[0] > d[1] {
+		return nil, fmt.Errorf("WithExplicitDomain(%d, %d): the domain is empty", d[0], d[1])
+	}
+	return c, nil
+}
+
+// fromEnv applies the WEFT_* variables.
+func (c *config) fromEnv(lookup func(string) (string, bool)) error {
+	get := func(name string) (string, bool) {
+		v, ok := lookup(name)
+		return strings.TrimSpace(v), ok && strings.TrimSpace(v) != ""
+	}
+	if v, ok := get("WEFT_ENGINE"); ok {
+		c.engine = v
+	}
+	if v, ok := get("WEFT_MAX_EXECUTIONS"); ok {
+		n, err := strconv.Atoi(v)
+		if err != nil {
+			return fmt.Errorf("WEFT_MAX_EXECUTIONS=%q: not a whole number", v)
+		}
+		c.maxExecutions = n
+	}
+	if v, ok := get("WEFT_MAX_STEPS"); ok {
+		n, err := strconv.Atoi(v)
+		if err != nil {
+			return fmt.Errorf("WEFT_MAX_STEPS=%q: not a whole number", v)
+		}
+		c.maxSteps = n
+	}
+	if v, ok := get("WEFT_TIMEOUT"); ok {
+		d, err := time.ParseDuration(v)
+		if err != nil {
+			return fmt.Errorf("WEFT_TIMEOUT=%q: not a duration such as 30s or 5m", v)
+		}
+		c.timeout = d
+	}
+	if v, ok := get("WEFT_SEED"); ok {
+		n, err := strconv.ParseUint(v, 0, 64)
+		if err != nil {
+			return fmt.Errorf("WEFT_SEED=%q: not an unsigned integer", v)
+		}
+		c.seed = n
+	}
+	if v, ok := get("WEFT_REPLAY"); ok {
+		c.replay = v
+	}
+	if v, ok := get("WEFT_ALL_BUGS"); ok {
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			return fmt.Errorf("WEFT_ALL_BUGS=%q: not a boolean", v)
+		}
+		c.allBugs = b
+	}
+	if v, ok := get("WEFT_PROGRESS"); ok {
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			return fmt.Errorf("WEFT_PROGRESS=%q: not a boolean", v)
+		}
+		if b {
+			c.progress = os.Stderr
+		} else {
+			c.progress = nil
+		}
+	}
+	return nil
+}

@@ -1,0 +1,64 @@
+// Package sync provides modelled counterparts of the types of the standard
+// library's sync package: Mutex, RWMutex, WaitGroup, Once, Cond and Locker.
+// Swapping the import ("sync" for "weft.dev/weft/sync") is all it takes to
+// put existing code under the checker. Zero values are ready to use, and
+// values must not be copied after first use.
+//
+// The semantics are Go's, including what programs depend on: a goroutine may
+// unlock a mutex that another goroutine locked; RWMutex is writer-preferring
+// (RWMutex, WaitGroup and Once follow the standard library's algorithms
+// operation for operation); Cond.Signal wakes one waiter, and every choice
+// of waiter is explored. Misuse that the standard library panics or aborts
+// on (unlock of an unlocked mutex, a negative WaitGroup counter) is reported
+// as a Misuse bug with a trace.
+package sync
+
+import (
+	"weft.dev/weft/internal/event"
+	"weft.dev/weft/internal/runtime"
+)
+
+// A Locker represents an object that can be locked and unlocked.
+type Locker interface {
+	Lock()
+	Unlock()
+}
+
+// noCopy lets go vet's copylocks check flag copies.
+type noCopy struct{}
+
+func (*noCopy) Lock()   {}
+func (*noCopy) Unlock() {}
+
+// Mutex is a mutual exclusion lock. The zero value is an unlocked mutex.
+type Mutex struct {
+	_ noCopy
+	o runtime.Obj
+}
+
+// Lock locks m, blocking until it is available.
+func (m *Mutex) Lock() {
+	runtime.Do(&m.o, event.Label{Kind: event.Lock, OKind: event.Mutex}, "Mutex.Lock")
+}
+
+// TryLock tries to lock m and reports whether it succeeded.
+func (m *Mutex) TryLock() bool {
+	return runtime.Do(&m.o, event.Label{Kind: event.TryLock, OKind: event.Mutex}, "Mutex.TryLock").OK
+}
+
+// Unlock unlocks m. Unlocking a mutex that is not locked is a Misuse bug.
+func (m *Mutex) Unlock() {
+	runtime.Do(&m.o, event.Label{Kind: event.Unlock, OKind: event.Mutex}, "Mutex.Unlock")
+}
+
+// sema is a counting semaphore, the runtime_Semacquire/Semrelease pair that
+// the standard library builds RWMutex and WaitGroup on.
+type sema struct{ o runtime.Obj }
+
+func (s *sema) acquire() {
+	runtime.Do(&s.o, event.Label{Kind: event.SemAcquire, OKind: event.Sem}, "semacquire")
+}
+
+func (s *sema) release() {
+	runtime.Do(&s.o, event.Label{Kind: event.SemRelease, OKind: event.Sem}, "semrelease")
+}

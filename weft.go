@@ -1,0 +1,272 @@
+package weft
+
+import (
+	"errors"
+	"fmt"
+	"maps"
+	"reflect"
+	goruntime "runtime"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"weft.dev/weft/internal/engine"
+	"weft.dev/weft/internal/engine/dfs"
+	"weft.dev/weft/internal/engine/random"
+	"weft.dev/weft/internal/engine/replay"
+	"weft.dev/weft/internal/report"
+	"weft.dev/weft/internal/runtime"
+	"weft.dev/weft/internal/token"
+)
+
+// engines maps engine names to their constructors.
+var engines = map[string]func(engine.Config) engine.Engine{
+	"dfs":    dfs.New,
+	"random": random.New,
+}
+
+// Result holds the statistics of an exploration and the bugs it found.
+type Result struct {
+	Engine      string        // engine that ran, e.g. "dfs"
+	Executions  int           // explored executions = Complete + Blocked
+	Complete    int           // executions that ran to the end (or to a bug)
+	Blocked     int           // executions cut short by an unsatisfied Assume, not bugs
+	Bugs        []*Bug        // in order found; exploration stops at the first unless WithAllBugs
+	Exhaustive  bool          // true when every execution was explored (no limit or timeout cut it)
+	Elapsed     time.Duration // wall time of the exploration, without the replays of the bugs
+	SolverCalls int           // SMT queries made
+	SolverTime  time.Duration // time spent in the solver
+}
+
+// BugKind classifies bugs.
+type BugKind int
+
+// The kinds of bugs weft finds.
+const (
+	AssertionFailed BugKind = iota // Assert or sym.Assert failed
+	Panic                          // the program under test panicked (incl. runtime errors)
+	Deadlock                       // the body's goroutine is blocked forever with nothing runnable
+	DataRace                       // conflicting Var accesses not ordered by happens-before
+	StepLimit                      // a goroutine exceeded WithMaxSteps: livelock or infinite loop
+	GoroutineLeak                  // goroutines still blocked when the body returned
+	Nondeterminism                 // the program behaved differently when replayed
+	Misuse                         // the program broke a rule of sync (unlock of unlocked mutex, negative WaitGroup)
+)
+
+// String returns the kind in words, e.g. "data race".
+func (k BugKind) String() string { return engine.BugKind(k).String() }
+
+// Bug is a bug found in an execution of the program.
+type Bug struct {
+	Kind    BugKind
+	Message string
+	Trace   Trace  // the events of the buggy execution, per goroutine, with file:line
+	Replay  string // WithReplay(Replay) or WEFT_REPLAY=Replay re-runs exactly this execution
+}
+
+// Error returns the kind, the message, the trace and the replay token.
+func (b *Bug) Error() string {
+	var s strings.Builder
+	fmt.Fprintf(&s, "%s: %s\n", b.Kind, b.Message)
+	if t := b.Trace.String(); t != "" {
+		s.WriteString("\n")
+		s.WriteString(t)
+	}
+	if b.Replay != "" {
+		fmt.Fprintf(&s, "\nreplay this execution with WEFT_REPLAY=%s (or weft.WithReplay)\n", b.Replay)
+	}
+	return s.String()
+}
+
+// Trace is the record of a buggy execution.
+type Trace struct {
+	Goroutines []TraceGoroutine // in the order they were started
+	Steps      []TraceStep      // the visible operations, in execution order
+	text       string
+}
+
+// TraceGoroutine describes a goroutine of a traced execution.
+type TraceGoroutine struct {
+	ID      int
+	Func    string // the function it runs
+	Spawn   string // file:line of the weft.Go that started it; "" for the body
+	Waiting string // the operation it waits in at the end; "" if it returned
+}
+
+// TraceStep is one visible operation.
+type TraceStep struct {
+	Goroutine int
+	Op        string // e.g. "load var#0 = 3 (from step 1)"
+	Pos       string // file:line
+}
+
+// String renders the trace for a person.
+func (t Trace) String() string { return t.text }
+
+func newTrace(rt *runtime.Trace) Trace {
+	t := Trace{text: report.Text(rt)}
+	for _, g := range rt.Goroutines {
+		tg := TraceGoroutine{ID: int(g.ID), Func: g.Func}
+		if g.ID != 0 {
+			tg.Spawn = report.Pos(g.Spawn)
+		}
+		if g.Status != engine.Ended {
+			tg.Waiting = g.Waiting.Kind.String()
+		}
+		t.Goroutines = append(t.Goroutines, tg)
+	}
+	for i := range rt.Steps {
+		s := &rt.Steps[i]
+		t.Steps = append(t.Steps, TraceStep{Goroutine: int(s.G), Op: report.Op(s), Pos: report.Pos(s.Pos)})
+	}
+	return t
+}
+
+// Explore explores the executions of body and returns what it found. The
+// error is for misuse or a bad configuration only; bugs in the program under
+// test are in Result.Bugs.
+func Explore(body func(), opts ...Option) (Result, error) {
+	if body == nil {
+		return Result{}, errors.New("weft: Explore called with a nil body")
+	}
+	c, err := newConfig(opts)
+	if err != nil {
+		return Result{}, fmt.Errorf("weft: %w", err)
+	}
+	prog := token.Program(funcName(body))
+	if c.replay != "" {
+		sched, err := token.Decode(c.replay, prog)
+		if err != nil {
+			return Result{}, fmt.Errorf("weft: WEFT_REPLAY/WithReplay: %w", err)
+		}
+		rep := runtime.Run(body, runtime.Config{Engine: replay.New(sched), MaxSteps: c.maxSteps, Trace: true})
+		res := newResult("replay", rep)
+		for _, f := range rep.Bugs {
+			res.Bugs = append(res.Bugs, &Bug{Kind: BugKind(f.Bug.Kind), Message: f.Bug.Message, Trace: newTrace(f.Trace), Replay: c.replay})
+		}
+		return res, nil
+	}
+	mk, ok := engines[c.engine]
+	if !ok {
+		return Result{}, fmt.Errorf("weft: unknown engine %q (available: %s)", c.engine, strings.Join(engineNames(), ", "))
+	}
+	cfg := runtime.Config{
+		Engine:        mk(engine.Config{Seed: c.seed, Executions: c.maxExecutions}),
+		MaxExecutions: c.maxExecutions,
+		Timeout:       c.timeout,
+		MaxSteps:      c.maxSteps,
+		AllBugs:       c.allBugs,
+	}
+	if w := c.progress; w != nil {
+		cfg.Progress = func(s runtime.Stats) {
+			fmt.Fprintf(w, "weft: %d executions (%.0f/s), %d complete, %d blocked, %s\n",
+				s.Executions, float64(s.Executions)/s.Elapsed.Seconds(), s.Complete, s.Blocked, s.Elapsed.Round(time.Millisecond))
+		}
+	}
+	rep := runtime.Run(body, cfg)
+	res := newResult(c.engine, rep)
+	for _, f := range rep.Bugs {
+		res.Bugs = append(res.Bugs, reproduce(body, prog, f, c.maxSteps))
+	}
+	return res, nil
+}
+
+// reproduce replays a bug's execution once with tracing on to build its
+// report. A replay that does not reproduce the bug means the program is
+// nondeterministic, which is reported instead.
+func reproduce(body func(), prog uint32, f runtime.Found, maxSteps int) *Bug {
+	b := &Bug{Kind: BugKind(f.Bug.Kind), Message: f.Bug.Message, Replay: token.Encode(prog, f.Schedule)}
+	rep := runtime.Run(body, runtime.Config{Engine: replay.New(f.Schedule), MaxSteps: maxSteps, Trace: true})
+	if len(rep.Bugs) == 0 {
+		b.Kind = Nondeterminism
+		b.Message = fmt.Sprintf("the program did something different when the execution was replayed (it had found: %s: %s): map iteration order, time, math/rand, or a goroutine not started with weft.Go?", f.Bug.Kind, f.Bug.Message)
+		return b
+	}
+	r := rep.Bugs[0]
+	if r.Bug.Kind != f.Bug.Kind {
+		b.Kind = Nondeterminism
+		b.Message = fmt.Sprintf("the program did something different when the execution was replayed: it had found %s (%s), the replay found %s (%s)", f.Bug.Kind, f.Bug.Message, r.Bug.Kind, r.Bug.Message)
+	} else {
+		b.Message = r.Bug.Message
+	}
+	if r.Trace != nil {
+		b.Trace = newTrace(r.Trace)
+		if r.Bug.Stack != "" {
+			b.Message += "\n\n" + r.Bug.Stack
+		}
+	}
+	return b
+}
+
+func newResult(name string, rep *runtime.Report) Result {
+	return Result{
+		Engine:     name,
+		Executions: rep.Executions,
+		Complete:   rep.Complete,
+		Blocked:    rep.Blocked,
+		Exhaustive: rep.Exhaustive,
+		Elapsed:    rep.Elapsed,
+	}
+}
+
+func engineNames() []string { return slices.Sorted(maps.Keys(engines)) }
+
+// Check explores body under the checker and fails t with a readable report
+// (bug kind, message, trace with source positions, and the command that
+// replays the execution) for every bug found. It returns the statistics.
+func Check(t testing.TB, body func(), opts ...Option) Result {
+	t.Helper()
+	res, err := Explore(body, opts...)
+	if err != nil {
+		t.Fatal(err)
+		return res
+	}
+	pkg := callerPackage()
+	for _, b := range res.Bugs {
+		t.Errorf("weft: %v\nrerun just this execution:\n  WEFT_REPLAY=%s go test -run '%s' %s", b, b.Replay, runPattern(t.Name()), pkg)
+	}
+	return res
+}
+
+// runPattern is the -run pattern that selects exactly the test name.
+func runPattern(name string) string {
+	parts := strings.Split(name, "/")
+	for i, p := range parts {
+		parts[i] = "^" + regexpQuote(p) + "$"
+	}
+	return strings.Join(parts, "/")
+}
+
+func regexpQuote(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if strings.ContainsRune(`\.+*?()|[]{}^$`, r) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// callerPackage returns the import path of the package that called Check.
+func callerPackage() string {
+	pc, _, _, ok := goruntime.Caller(2)
+	if !ok {
+		return "."
+	}
+	name := goruntime.FuncForPC(pc).Name()
+	slash := strings.LastIndexByte(name, '/')
+	dot := strings.IndexByte(name[slash+1:], '.')
+	if dot < 0 {
+		return "."
+	}
+	return strings.TrimSuffix(name[:slash+1+dot], "_test")
+}
+
+func funcName(fn func()) string {
+	if f := goruntime.FuncForPC(reflect.ValueOf(fn).Pointer()); f != nil {
+		return f.Name()
+	}
+	return ""
+}
