@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"path/filepath"
 	"reflect"
 	goruntime "runtime"
 	"slices"
@@ -134,7 +135,7 @@ func Explore(body func(), opts ...Option) (Result, error) {
 	if err != nil {
 		return Result{}, fmt.Errorf("weft: %w", err)
 	}
-	prog := token.Program(funcName(body))
+	prog := token.Program(programName(body))
 	if c.replay != "" {
 		sched, err := token.Decode(c.replay, prog)
 		if err != nil {
@@ -264,9 +265,15 @@ func callerPackage() string {
 	return strings.TrimSuffix(name[:slash+1+dot], "_test")
 }
 
-func funcName(fn func()) string {
-	if f := goruntime.FuncForPC(reflect.ValueOf(fn).Pointer()); f != nil {
-		return f.Name()
+// programName identifies body for replay tokens by where its function is
+// defined: the function's name would change with inlining (a closure
+// inlined into two callers has two names) and the full path with the
+// checkout.
+func programName(body func()) string {
+	f := goruntime.FuncForPC(reflect.ValueOf(body).Pointer())
+	if f == nil {
+		return ""
 	}
-	return ""
+	file, line := f.FileLine(f.Entry())
+	return fmt.Sprintf("%s:%d", filepath.Base(file), line)
 }

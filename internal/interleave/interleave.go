@@ -363,11 +363,16 @@ func (m *Machine) race(o *object, gs *gstate, id, step int32, l *event.Label) *e
 }
 
 func raceBug(l *event.Label, cur, prev access) *engine.Bug {
+	// Name the accesses by goroutine, not by step, so that the same race in
+	// other interleavings has the same message.
+	a, b := prev, cur
+	if b.g < a.g {
+		a, b = b, a
+	}
 	return &engine.Bug{
-		Kind: engine.DataRace,
-		Message: fmt.Sprintf("%s by g%d (step %d) and %s by g%d (step %d) of %s are not ordered by happens-before",
-			prev.kind, prev.g, prev.step, cur.kind, cur.g, cur.step, objName(l)),
-		G: cur.g,
+		Kind:    engine.DataRace,
+		Message: fmt.Sprintf("g%d's %s and g%d's %s of %s are not ordered by happens-before", a.g, a.kind, b.g, b.kind, objName(l)),
+		G:       cur.g,
 	}
 }
 

@@ -1,0 +1,177 @@
+// Package progtest generates small random concurrent programs over weft's
+// primitives, for fuzzing the checker and for comparing engines with each
+// other.
+//
+// A Program is data: goroutines of straight-line operations over a few
+// atomic locations, plain Vars and mutexes. Body turns it into a function
+// that runs under the checker.
+package progtest
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+
+	"weft.dev/weft"
+	"weft.dev/weft/atomic"
+	"weft.dev/weft/sync"
+)
+
+// OpKind is the kind of an operation of a generated program.
+type OpKind uint8
+
+// The operations of generated programs.
+const (
+	Load     OpKind = iota // r = x[Loc].Load()
+	Store                  // x[Loc].Store(Val)
+	Add                    // x[Loc].Add(Val)
+	CAS                    // x[Loc].CompareAndSwap(Val, Val2)
+	Lock                   // m[Loc].Lock()
+	Unlock                 // m[Loc].Unlock()
+	Assume                 // Assume(x[Loc].Load() != Val)
+	Assert                 // Assert(x[Loc].Load() != Val)
+	VarLoad                // v[Loc].Load()
+	VarStore               // v[Loc].Store(Val)
+	numOps
+)
+
+var opNames = [numOps]string{"load", "store", "add", "cas", "lock", "unlock", "assume", "assert", "vload", "vstore"}
+
+// Op is one operation.
+type Op struct {
+	Kind     OpKind
+	Loc      int
+	Val, New int64
+}
+
+func (o Op) String() string {
+	switch o.Kind {
+	case Load, Lock, Unlock, VarLoad:
+		return fmt.Sprintf("%s %d", opNames[o.Kind], o.Loc)
+	case CAS:
+		return fmt.Sprintf("cas %d %d→%d", o.Loc, o.Val, o.New)
+	}
+	return fmt.Sprintf("%s %d %d", opNames[o.Kind], o.Loc, o.Val)
+}
+
+// Program is a generated program: the body starts one goroutine per entry
+// of Goroutines and joins them all.
+type Program struct {
+	Goroutines [][]Op
+	Locs       int // atomic locations, plain Vars and mutexes each
+}
+
+func (p Program) String() string {
+	var b strings.Builder
+	for i, g := range p.Goroutines {
+		fmt.Fprintf(&b, "g%d:", i+1)
+		for _, o := range g {
+			fmt.Fprintf(&b, " [%v]", o)
+		}
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// Config bounds what Generate produces.
+type Config struct {
+	Goroutines  [2]int   // min, max
+	Ops         [2]int   // per goroutine: min, max
+	Locs        int      // locations of each kind
+	Kinds       []OpKind // the operations to draw from; nil: all but Assert
+	LockedRatio float64  // probability that an operation is a critical section
+}
+
+// Generate draws a program. Critical sections are balanced (Lock, one
+// operation, Unlock) and never nested, so that generated programs do not
+// deadlock unless Kinds says otherwise by including Lock and Unlock alone.
+func Generate(rng *rand.Rand, c Config) Program {
+	kinds := c.Kinds
+	if kinds == nil {
+		kinds = []OpKind{Load, Store, Add, CAS, Assume, VarLoad, VarStore}
+	}
+	p := Program{Locs: max(c.Locs, 1)}
+	n := c.Goroutines[0] + rng.IntN(c.Goroutines[1]-c.Goroutines[0]+1)
+	for range n {
+		var ops []Op
+		k := c.Ops[0] + rng.IntN(c.Ops[1]-c.Ops[0]+1)
+		for range k {
+			o := Op{Kind: kinds[rng.IntN(len(kinds))], Loc: rng.IntN(p.Locs), Val: int64(rng.IntN(3)), New: int64(rng.IntN(3))}
+			if rng.Float64() < c.LockedRatio {
+				m := rng.IntN(p.Locs)
+				ops = append(ops, Op{Kind: Lock, Loc: m}, o, Op{Kind: Unlock, Loc: m})
+				continue
+			}
+			ops = append(ops, o)
+		}
+		p.Goroutines = append(p.Goroutines, ops)
+	}
+	return p
+}
+
+// FromBytes decodes a program from arbitrary bytes (for fuzzing): every
+// byte string is a valid program of at most 4 goroutines of at most 6
+// operations over 2 locations of each kind.
+func FromBytes(data []byte) Program {
+	p := Program{Locs: 2}
+	if len(data) == 0 {
+		return p
+	}
+	n := 1 + int(data[0])%4
+	data = data[1:]
+	for range n {
+		var ops []Op
+		for len(data) >= 2 && len(ops) < 6 {
+			a, b := data[0], data[1]
+			data = data[2:]
+			if a == 0xff {
+				break
+			}
+			ops = append(ops, Op{Kind: OpKind(a % byte(numOps)), Loc: int(a>>4) % 2, Val: int64(b % 3), New: int64(b>>4) % 3})
+		}
+		p.Goroutines = append(p.Goroutines, ops)
+	}
+	return p
+}
+
+// Body returns the function that runs p under the checker. The objects are
+// created inside it, so every execution starts from zero.
+func (p Program) Body() func() {
+	return func() {
+		xs := make([]atomic.Int64, p.Locs)
+		vs := make([]weft.Var[int64], p.Locs)
+		ms := make([]sync.Mutex, p.Locs)
+		gs := make([]*weft.Goroutine, len(p.Goroutines))
+		for i, ops := range p.Goroutines {
+			gs[i] = weft.Go(func() {
+				for _, o := range ops {
+					switch o.Kind {
+					case Load:
+						xs[o.Loc].Load()
+					case Store:
+						xs[o.Loc].Store(o.Val)
+					case Add:
+						xs[o.Loc].Add(o.Val)
+					case CAS:
+						xs[o.Loc].CompareAndSwap(o.Val, o.New)
+					case Lock:
+						ms[o.Loc].Lock()
+					case Unlock:
+						ms[o.Loc].Unlock()
+					case Assume:
+						weft.Assume(xs[o.Loc].Load() != o.Val)
+					case Assert:
+						weft.Assert(xs[o.Loc].Load() != o.Val, "x%d == %d", o.Loc, o.Val)
+					case VarLoad:
+						vs[o.Loc].Load()
+					case VarStore:
+						vs[o.Loc].Store(o.Val)
+					}
+				}
+			})
+		}
+		for _, g := range gs {
+			g.Join()
+		}
+	}
+}
