@@ -608,4 +608,3 @@ func TestMain(m *testing.M) {
 	}
 	os.Exit(m.Run())
 }
-
