@@ -117,10 +117,20 @@ func Text(t *runtime.Trace) string {
 		}
 		b.WriteByte('\n')
 	}
+	if len(t.Objects) > 0 {
+		b.WriteString("objects:\n")
+		for i, o := range t.Objects {
+			fmt.Fprintf(&b, "  %-10s first used at %s\n", runtime.ObjName(o.Kind, int32(i)), Pos(o.First))
+		}
+	}
 	b.WriteString("steps:\n")
 	for i := range t.Steps {
 		s := &t.Steps[i]
-		fmt.Fprintf(&b, " %4d  g%-3d %-44s %s\n", i, s.G, Op(s), Pos(s.Pos))
+		pos := Pos(s.Pos)
+		if s.Label.Kind == event.End {
+			pos = ""
+		}
+		fmt.Fprintf(&b, " %4d  g%-3d %-44s %s\n", i, s.G, Op(s), pos)
 	}
 	if s := t.Failed; s != nil {
 		fmt.Fprintf(&b, ">%4d  g%-3d %-44s %s  <- %s\n", len(t.Steps), s.G, waitOp(&s.Label), Pos(s.Pos), t.Bug.Kind)

@@ -1,0 +1,55 @@
+// Command lazyinit checks a lazily initialized configuration guarded by an
+// atomic flag with check-then-act: two goroutines can both see the flag
+// unset and both initialize, and a goroutine can see the flag set before the
+// configuration is stored.
+package main
+
+import (
+	"fmt"
+	"os"
+
+	"weft.dev/weft"
+	"weft.dev/weft/atomic"
+)
+
+type lazy struct {
+	ready atomic.Bool
+	cfg   atomic.Pointer[string]
+	loads atomic.Int32 // how many times the configuration was loaded
+}
+
+// get returns the configuration, loading it on first use. Broken: use
+// sync.Once.
+func (l *lazy) get() *string {
+	if !l.ready.Load() {
+		l.ready.Store(true)
+		l.loads.Add(1)
+		cfg := "loaded"
+		l.cfg.Store(&cfg)
+	}
+	return l.cfg.Load()
+}
+
+func main() {
+	res, err := weft.Explore(func() {
+		var l lazy
+		g := weft.Go(func() {
+			weft.Assert(l.get() != nil, "got no configuration: the flag was set before it was stored")
+		})
+		weft.Assert(l.get() != nil, "got no configuration: the flag was set before it was stored")
+		g.Join()
+		weft.Assert(l.loads.Load() == 1, "the configuration was loaded %d times", l.loads.Load())
+	}, weft.WithAllBugs())
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	fmt.Printf("weft explored %d executions and found %d bugs\n\n", res.Executions, len(res.Bugs))
+	for _, b := range res.Bugs {
+		fmt.Println(b)
+	}
+	if len(res.Bugs) > 0 {
+		os.Exit(1)
+	}
+	fmt.Println("no bug found")
+}
