@@ -178,6 +178,10 @@ func Explore(body func(), opts ...Option) (Result, error) {
 // nondeterministic, which is reported instead.
 func reproduce(body func(), prog uint32, f runtime.Found, maxSteps int) *Bug {
 	b := &Bug{Kind: BugKind(f.Bug.Kind), Message: f.Bug.Message, Replay: token.Encode(prog, f.Schedule)}
+	if f.Bug.NoReplay {
+		b.Replay = ""
+		return b
+	}
 	rep := runtime.Run(body, runtime.Config{Engine: replay.New(f.Schedule), MaxSteps: maxSteps, Trace: true})
 	if len(rep.Bugs) == 0 {
 		b.Kind = Nondeterminism

@@ -608,3 +608,24 @@ func TestMain(m *testing.M) {
 	}
 	os.Exit(m.Run())
 }
+
+func TestStrayGoroutine(t *testing.T) {
+	before := goruntime.NumGoroutine()
+	res := explore(t, func() {
+		var m sync.Mutex
+		done := make(chan bool)
+		go func() {
+			defer close(done)
+			m.Lock() // a weft operation from a goroutine weft does not run
+		}()
+		<-done
+		m.Lock()
+	})
+	if len(res.Bugs) != 1 || res.Bugs[0].Kind != weft.Misuse || !strings.Contains(res.Bugs[0].Message, "weft.Go") {
+		t.Fatalf("bugs: %v", res.Bugs)
+	}
+	time.Sleep(10 * time.Millisecond)
+	if n := goruntime.NumGoroutine(); n > before {
+		t.Errorf("%d goroutines before, %d after", before, n)
+	}
+}

@@ -153,6 +153,9 @@ type Bug struct {
 	Message string
 	G       int32  // the goroutine at fault, or -1
 	Stack   string // the goroutine's stack, for panics
+	// NoReplay is set for bugs that replaying cannot reproduce (the program
+	// escaped the checker's control).
+	NoReplay bool
 }
 
 // EndKind says how an execution ended.

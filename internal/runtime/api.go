@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"fmt"
+	goruntime "runtime"
 
 	"weft.dev/weft/internal/engine"
 	"weft.dev/weft/internal/event"
@@ -25,12 +26,29 @@ type Handle struct {
 func running(what string) (*execution, *goroutine) {
 	x := current.Load()
 	if x == nil {
+		if d := active.Load(); d != nil {
+			d.strayCall(what)
+		}
 		panic(fmt.Sprintf("weft: %s called outside a running check (use it inside the body given to weft.Check or weft.Explore)", what))
+	}
+	if gp := getg(); gp != 0 && gp != x.curG.Load() {
+		x.d.strayCall(what)
 	}
 	if x.aborting {
 		panic(abortSignal{})
 	}
 	return x, x.cur
+}
+
+// strayCall handles a weft operation called by a goroutine that weft does
+// not run (one started with the go statement): it must not touch the
+// execution, which another goroutine is running. The check reports it and
+// the goroutine ends, as with runtime.Goexit.
+func (d *driver) strayCall(what string) {
+	p := callerPos()
+	msg := fmt.Sprintf("%s was called at %s:%d by a goroutine that weft does not run: start goroutines with weft.Go, not the go statement", what, p.File, p.Line)
+	d.stray.CompareAndSwap(nil, &msg)
+	goruntime.Goexit()
 }
 
 // Do performs the visible operation lab on o for the calling goroutine and

@@ -11,6 +11,8 @@ import (
 var (
 	// current is the execution whose goroutines are running.
 	current atomic.Pointer[execution]
+	// active is the driver of the running check.
+	active atomic.Pointer[driver]
 	// checks serializes explorations: one at a time in a process.
 	checks sync.Mutex
 	// epochs numbers executions, so that objects know whether they are bound
@@ -73,10 +75,12 @@ func Run(body func(), cfg Config) *Report {
 	}
 	d := &driver{cfg: cfg, body: body, ids: map[uint64]int32{}, start: time.Now(), seen: map[string]bool{}}
 	d.lastProgress = d.start
+	active.Store(d)
 	done := make(chan struct{})
 	go d.main(done)
 	<-done
 	current.Store(nil)
+	active.Store(nil)
 	for _, w := range d.idle {
 		w.stop()
 	}
@@ -110,6 +114,9 @@ type driver struct {
 	start        time.Time
 	lastProgress time.Time
 	done         bool
+	// stray holds the first message about a weft operation called from a
+	// goroutine that weft does not run.
+	stray atomic.Pointer[string]
 }
 
 // main runs the loop, restarting it on a new goroutine when runtime.Goexit
@@ -194,6 +201,7 @@ func (d *driver) drive() {
 		g := x.next
 		x.next = nil
 		x.cur = g
+		x.curG.Store(g.w.gp)
 		g.w.resume()
 		if g.exited {
 			d.retire(g)
@@ -215,6 +223,7 @@ func (d *driver) abort() {
 			continue
 		}
 		x.cur = g
+		x.curG.Store(g.w.gp)
 		g.w.resume()
 		d.retire(g)
 	}
@@ -259,6 +268,11 @@ func (d *driver) finish() {
 // found records the bug of x.
 func (d *driver) found(x *execution) {
 	b := x.ending.Bug
+	if b.NoReplay {
+		// The program escaped weft's control: exploring it further is
+		// meaningless.
+		d.done = true
+	}
 	if d.cfg.AllBugs {
 		key := b.Kind.String() + "\x00" + b.Message
 		if d.seen[key] {

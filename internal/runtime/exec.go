@@ -3,6 +3,7 @@ package runtime
 import (
 	"fmt"
 	"strings"
+	"sync/atomic"
 
 	"weft.dev/weft/internal/engine"
 	"weft.dev/weft/internal/event"
@@ -14,10 +15,11 @@ type execution struct {
 	epoch    uint64
 	eng      engine.Engine
 	exec     engine.Exec
-	gs       []*goroutine // by id
-	cur      *goroutine   // the goroutine holding the turn
-	next     *goroutine   // the goroutine the driver resumes next
-	resumer  *goroutine   // resumes after a new goroutine's discovery
+	gs       []*goroutine   // by id
+	cur      *goroutine     // the goroutine holding the turn
+	curG     atomic.Uintptr // getg() of cur, read by stray goroutines
+	next     *goroutine     // the goroutine the driver resumes next
+	resumer  *goroutine     // resumes after a new goroutine's discovery
 	sched    []engine.Choice
 	tracer   *tracer
 	maxSteps int32
@@ -63,6 +65,10 @@ func (x *execution) newGoroutine(id, parent int32, fn func()) *goroutine {
 // dispatch asks the engine what happens next and returns the goroutine that
 // runs on, or nil when the execution is over.
 func (x *execution) dispatch() *goroutine {
+	if m := x.d.stray.Load(); m != nil {
+		x.fail(&engine.Bug{Kind: engine.Misuse, Message: *m, G: -1, NoReplay: true})
+		return nil
+	}
 	d := x.eng.Step(&x.exec)
 	switch d.Verdict {
 	case engine.Run:

@@ -20,6 +20,7 @@ type worker struct {
 	stop   func()
 	yield  func(struct{}) bool
 	g      *goroutine // the goroutine it runs, nil when idle
+	gp     uintptr    // getg() of the coroutine
 	dead   bool       // the coroutine ended (runtime.Goexit in the program)
 }
 
@@ -27,6 +28,9 @@ func newWorker() *worker {
 	w := &worker{}
 	w.resume, w.stop = iter.Pull(func(yield func(struct{}) bool) {
 		w.yield = yield
+		w.gp = getg()
+		// The driver could not know gp before this first resume.
+		w.g.x.curG.Store(w.gp)
 		for {
 			w.g.run()
 			w.g = nil
