@@ -9,7 +9,10 @@
 // the optional P field of a Value.
 package event
 
-import "fmt"
+import (
+	"fmt"
+	"reflect"
+)
 
 // Kind is the kind of a visible operation.
 type Kind uint8
@@ -165,4 +168,89 @@ type Result struct {
 	OK    bool  // CompareAndSwap and TryLock succeeded
 	From  int32 // the step that wrote V (-1: the initial value), when known
 	Panic any   // when non-nil the goroutine panics with it, as Go would
+}
+
+// Updates reports whether operations of kind k read a location and, when
+// the value read allows it, write it in the same atomic step.
+func (k Kind) Updates() bool {
+	switch k {
+	case RMW, Lock, TryLock, SemAcquire, SemRelease:
+		return true
+	}
+	return false
+}
+
+// Blocks reports whether a blocking operation (Lock, SemAcquire) cannot
+// proceed on a location holding v: the goroutine waits until it changes.
+func (l *Label) Blocks(v Value) bool {
+	switch l.Kind {
+	case Lock:
+		return v.N != 0
+	case SemAcquire:
+		return v.N == 0
+	}
+	return false
+}
+
+// Update computes what an updating operation does on a location holding
+// old: the value it writes, whether it writes at all (a failed
+// CompareAndSwap or TryLock only reads), and the result its goroutine sees.
+// Mutexes hold 0 when unlocked and 1 when locked; semaphores hold their
+// count.
+func (l *Label) Update(old Value) (nv Value, writes bool, res Result) {
+	res = Result{V: old, From: -1}
+	switch l.Kind {
+	case Lock:
+		return Value{N: 1}, true, res
+	case TryLock:
+		if old.N != 0 {
+			return old, false, res
+		}
+		res.OK = true
+		return Value{N: 1}, true, res
+	case SemAcquire:
+		return Value{N: old.N - 1}, true, res
+	case SemRelease:
+		return Value{N: old.N + 1}, true, res
+	}
+	if l.Typed {
+		v := l.A
+		if l.Op == CAS {
+			v = l.B
+		}
+		if old.P != nil && reflect.TypeOf(old.P) != reflect.TypeOf(v.P) {
+			res.Panic = "sync/atomic: store of inconsistently typed value into Value"
+			return old, false, res
+		}
+	}
+	switch l.Op {
+	case Swap:
+		nv = l.A
+	case CAS:
+		eq, p := safeEqual(old, l.A)
+		if p != nil {
+			res.Panic = p
+			return old, false, res
+		}
+		if !eq {
+			return old, false, res
+		}
+		nv = l.B
+	case Add:
+		nv = Value{N: old.N + l.A.N}
+	case And:
+		nv = Value{N: old.N & l.A.N}
+	case Or:
+		nv = Value{N: old.N | l.A.N}
+	}
+	nv.N = l.Mask(nv.N)
+	res.OK = true
+	return nv, true, res
+}
+
+// safeEqual compares two values, turning the panic of an uncomparable
+// dynamic type into a value for the goroutine to raise.
+func safeEqual(a, b Value) (eq bool, p any) {
+	defer func() { p = recover() }()
+	return a.Equal(b), nil
 }

@@ -10,7 +10,6 @@ package interleave
 
 import (
 	"fmt"
-	"reflect"
 
 	"weft.dev/weft/internal/engine"
 	"weft.dev/weft/internal/event"
@@ -30,8 +29,6 @@ type object struct {
 	writer int32  // step that wrote val, -1 for the initial value
 	last   evID   // last event that wrote the location (for coherence)
 	clock  vclock // synchronization carried by the location
-	held   bool   // mutex
-	count  int64  // semaphore
 	ticket int32  // notify list: next ticket
 	queue  []waiter
 	lastW  access   // Var: last write
@@ -105,10 +102,8 @@ func (m *Machine) Enabled(x *engine.Exec, g *engine.Goroutine) bool {
 	}
 	l := &g.Pending
 	switch l.Kind {
-	case event.Lock:
-		return !m.obj(l).held
-	case event.SemAcquire:
-		return m.obj(l).count > 0
+	case event.Lock, event.SemAcquire:
+		return !l.Blocks(m.obj(l).val)
 	case event.NotifyWait:
 		return m.g(g.ID).notified
 	case event.Join:
@@ -162,47 +157,31 @@ func (m *Machine) Perform(x *engine.Exec, g *engine.Goroutine, alt int) *engine.
 		if l.OKind == event.Atomic {
 			o.clock.set(gs.vc)
 		}
-	case event.RMW:
-		return m.rmw(m.obj(l), gs, g, me, step)
-	case event.Lock:
+	case event.RMW, event.Lock, event.TryLock, event.SemAcquire, event.SemRelease:
 		o := m.obj(l)
-		o.held = true
 		gs.vc.join(o.clock)
-		m.update(o, me, step)
+		nv, writes, res := l.Update(o.val)
+		res.From = o.writer
+		g.Result = res
+		m.rf(me, o.last)
+		if writes {
+			m.write(o, me, step, nv)
+			o.clock.set(gs.vc)
+		}
 	case event.Unlock:
 		o := m.obj(l)
-		if !o.held {
+		if o.val.N == 0 {
 			return &engine.Bug{Kind: engine.Misuse, Message: fmt.Sprintf("unlock of unlocked mutex %s", objName(l)), G: g.ID}
 		}
-		o.held = false
+		m.rf(me, o.last)
+		m.write(o, me, step, event.Value{})
 		o.clock.set(gs.vc)
-		m.update(o, me, step)
-	case event.TryLock:
-		o := m.obj(l)
-		if o.held {
-			m.rf(me, o.last)
-			break
-		}
-		o.held = true
-		gs.vc.join(o.clock)
-		m.update(o, me, step)
-		g.Result.OK = true
-	case event.SemAcquire:
-		o := m.obj(l)
-		o.count--
-		gs.vc.join(o.clock)
-		m.update(o, me, step)
-	case event.SemRelease:
-		o := m.obj(l)
-		o.count++
-		o.clock.join(gs.vc)
-		m.update(o, me, step)
 	case event.NotifyAdd:
 		o := m.obj(l)
 		o.queue = append(o.queue, waiter{g: g.ID, ticket: o.ticket})
 		o.ticket++
 		gs.notified = false
-		m.update(o, me, step)
+		m.touch(o, me, step)
 	case event.NotifyWait:
 		gs.notified = false
 		gs.vc.join(gs.notifier)
@@ -214,14 +193,14 @@ func (m *Machine) Perform(x *engine.Exec, g *engine.Goroutine, alt int) *engine.
 			o.queue = append(o.queue[:alt], o.queue[alt+1:]...)
 			m.notify(w.g, gs, me)
 		}
-		m.update(o, me, step)
+		m.touch(o, me, step)
 	case event.NotifyAll:
 		o := m.obj(l)
 		for _, w := range o.queue {
 			m.notify(w.g, gs, me)
 		}
 		o.queue = o.queue[:0]
-		m.update(o, me, step)
+		m.touch(o, me, step)
 	case event.Spawn:
 		m.g(l.Arg).vc.set(gs.vc)
 	case event.Join:
@@ -243,61 +222,6 @@ func (m *Machine) notify(id int32, by *gstate, ev evID) {
 	w.by = ev
 }
 
-// rmw performs an atomic read-modify-write.
-func (m *Machine) rmw(o *object, gs *gstate, g *engine.Goroutine, me evID, step int32) *engine.Bug {
-	l := &g.Pending
-	old := o.val
-	g.Result.V, g.Result.From = old, o.writer
-	gs.vc.join(o.clock)
-	var nv event.Value
-	if l.Typed {
-		nv := l.A
-		if l.Op == event.CAS {
-			nv = l.B
-		}
-		if old.P != nil && reflect.TypeOf(old.P) != reflect.TypeOf(nv.P) {
-			g.Result.Panic = "sync/atomic: store of inconsistently typed value into Value"
-			m.rf(me, o.last)
-			return nil
-		}
-	}
-	switch l.Op {
-	case event.Swap:
-		nv = l.A
-	case event.CAS:
-		eq, p := safeEqual(old, l.A)
-		if p != nil {
-			g.Result.Panic = p
-			m.rf(me, o.last)
-			return nil
-		}
-		if !eq {
-			m.rf(me, o.last)
-			return nil
-		}
-		nv = l.B
-	case event.Add:
-		nv = event.Value{N: old.N + l.A.N}
-	case event.And:
-		nv = event.Value{N: old.N & l.A.N}
-	case event.Or:
-		nv = event.Value{N: old.N | l.A.N}
-	}
-	g.Result.OK = true
-	nv.N = l.Mask(nv.N)
-	m.rf(me, o.last)
-	m.write(o, me, step, nv)
-	o.clock.set(gs.vc)
-	return nil
-}
-
-// safeEqual compares two values, turning the panic of an uncomparable
-// dynamic type into a value for the goroutine to raise.
-func safeEqual(a, b event.Value) (eq bool, p any) {
-	defer func() { p = recover() }()
-	return a.Equal(b), nil
-}
-
 // write makes v the value of o, written by event me at step.
 func (m *Machine) write(o *object, me evID, step int32, v event.Value) {
 	o.val = v
@@ -306,8 +230,8 @@ func (m *Machine) write(o *object, me evID, step int32, v event.Value) {
 	o.last = me
 }
 
-// update records a read-modify-write of a synchronization object.
-func (m *Machine) update(o *object, me evID, step int32) {
+// touch records an update of a notify list, which reads and writes it.
+func (m *Machine) touch(o *object, me evID, step int32) {
 	m.rf(me, o.last)
 	m.co(me, o.last)
 	o.last = me

@@ -1,0 +1,498 @@
+// Package graph is the execution graph of the optimal engine: the events of
+// each goroutine in program order, the reads-from relation, the coherence
+// order of each location, the order in which events were added (stamps), and
+// porf and happens-before views so that "a is porf-before b" costs one
+// comparison.
+//
+// A graph is restricted (cut back to a stamp) in place, and copied, keeping
+// only a prefix-closed set of events, for a backward revisit. Both are linear
+// in the size of the graph.
+package graph
+
+import (
+	"fmt"
+	"strings"
+
+	"weft.dev/weft/internal/event"
+)
+
+// Pos names an event: goroutine T, index I in its program order.
+type Pos struct{ T, I int32 }
+
+// Init is the initialization write of every location.
+var Init = Pos{T: -1, I: -1}
+
+// IsInit reports whether p is the initialization write.
+func (p Pos) IsInit() bool { return p.T < 0 }
+
+func (p Pos) String() string {
+	if p.IsInit() {
+		return "init"
+	}
+	return fmt.Sprintf("(%d,%d)", p.T, p.I)
+}
+
+// Kind is the role of an event in the graph.
+type Kind uint8
+
+// The kinds of events.
+const (
+	Read  Kind = iota // reads a location; RF is the write it reads
+	Write             // writes a location; it has a place in the location's coherence order
+	Spawn             // starts goroutine Lab.Arg
+	Join              // waits for goroutine Lab.Arg; RF is its End
+	End               // the goroutine returned
+	Block             // the goroutine blocked forever (Assume)
+	Choice            // an internal choice among Alts outcomes
+)
+
+var kindNames = [...]string{"R", "W", "spawn", "join", "end", "block", "choice"}
+
+func (k Kind) String() string { return kindNames[k] }
+
+// Event is one event of a graph.
+type Event struct {
+	Lab   event.Label // the operation the event comes from
+	Kind  Kind
+	RMW   bool  // Read: the read part of an update; Write: its write part
+	Loc   int32 // location of a Read or Write, else -1
+	Stamp int32
+	RF    Pos         // Read: the write read; Join: the End of the goroutine joined
+	Val   event.Value // Read: the value read; Write: the value written
+	// Revisitable is false for the events of a revisiting write's prefix
+	// in a revisited graph: revisiting them would lose what was revisited.
+	Revisitable bool
+	// AddedMax records that the event was added the default way: a read
+	// read the coherence-latest write, a write was placed last, a choice
+	// took its default outcome. Backward revisits may only delete events
+	// added that way (the maximal-extension condition).
+	AddedMax bool
+	Outcome  int32 // Choice: the outcome taken
+	Alts     int32 // Choice: how many outcomes there are
+	// View holds, for each goroutine t, the index of the last event of t
+	// that is porf-before this event (the event itself included), -1 for
+	// none. HB is the same for happens-before: porf without the
+	// reads-from edges of plain Var accesses.
+	View, HB []int32
+}
+
+// Thread is the events of one goroutine.
+type Thread struct {
+	Events []Event
+	Spawn  Pos // the event that started it; Init for the body's goroutine
+}
+
+// Loc is the state of one location.
+type Loc struct {
+	Kind  event.ObjKind
+	Co    []Pos // writes in coherence order; Init is implicitly first
+	Reads []Pos // reads in the order they were added
+}
+
+// Graph is an execution graph.
+type Graph struct {
+	Threads []Thread
+	Locs    []Loc
+	Order   []Pos // Order[s] is the event with stamp s
+	slab    []int32
+}
+
+// New returns the graph with no event.
+func New() *Graph { return &Graph{Threads: []Thread{{Spawn: Init}}} }
+
+// Ev returns the event at p, which must not be Init.
+func (g *Graph) Ev(p Pos) *Event { return &g.Threads[p.T].Events[p.I] }
+
+// Has reports whether the graph contains p.
+func (g *Graph) Has(p Pos) bool {
+	return p.IsInit() || int(p.T) < len(g.Threads) && int(p.I) < len(g.Threads[p.T].Events)
+}
+
+// Len returns the number of events.
+func (g *Graph) Len() int { return len(g.Order) }
+
+// Alive reports whether goroutine t has been started in the graph.
+func (g *Graph) Alive(t int32) bool {
+	if t == 0 {
+		return true
+	}
+	if int(t) >= len(g.Threads) {
+		return false
+	}
+	s := g.Threads[t].Spawn
+	return s != Init && g.Has(s)
+}
+
+// Loc returns location l, growing the table as needed.
+func (g *Graph) Loc(l int32) *Loc {
+	for int(l) >= len(g.Locs) {
+		g.Locs = append(g.Locs, Loc{})
+	}
+	return &g.Locs[l]
+}
+
+// Before reports whether a is porf-before (or equal to) b.
+func (g *Graph) Before(a, b Pos) bool {
+	if a.IsInit() {
+		return true
+	}
+	if b.IsInit() {
+		return false
+	}
+	v := g.Ev(b).View
+	return int(a.T) < len(v) && a.I <= v[a.T]
+}
+
+// HBBefore reports whether a happens before (or is) b.
+func (g *Graph) HBBefore(a, b Pos) bool {
+	if a.IsInit() {
+		return true
+	}
+	if b.IsInit() {
+		return false
+	}
+	v := g.Ev(b).HB
+	return int(a.T) < len(v) && a.I <= v[a.T]
+}
+
+// InView reports whether p is in the view v.
+func InView(v []int32, p Pos) bool { return p.IsInit() || int(p.T) < len(v) && p.I <= v[p.T] }
+
+// Value returns the value written by w (the zero value for Init).
+func (g *Graph) Value(w Pos) event.Value {
+	if w.IsInit() {
+		return event.Value{}
+	}
+	return g.Ev(w).Val
+}
+
+// CoIndex returns the index of write w in the coherence order of loc l:
+// -1 for Init.
+func (g *Graph) CoIndex(l int32, w Pos) int {
+	if w.IsInit() {
+		return -1
+	}
+	for i, p := range g.Locs[l].Co {
+		if p == w {
+			return i
+		}
+	}
+	panic(fmt.Sprintf("weft: internal error: %v is not in the coherence order of location %d", w, l))
+}
+
+// CoMax returns the coherence-latest write of l.
+func (g *Graph) CoMax(l int32) Pos {
+	co := g.Loc(l).Co
+	if len(co) == 0 {
+		return Init
+	}
+	return co[len(co)-1]
+}
+
+// newView allocates a view of n entries from the graph's slab. Views of
+// existing events keep the slab arrays they were cut from when it grows.
+func (g *Graph) newView(n int) []int32 {
+	if len(g.slab)+n > cap(g.slab) {
+		g.slab = make([]int32, 0, max(1024, 2*n, cap(g.slab)))
+	}
+	start := len(g.slab)
+	g.slab = g.slab[:start+n]
+	v := g.slab[start : start+n : start+n]
+	for i := range v {
+		v[i] = -1
+	}
+	return v
+}
+
+// join makes dst (of len(g.Threads) entries) the union of dst and v.
+func join(dst, v []int32) {
+	for i, x := range v {
+		if x > dst[i] {
+			dst[i] = x
+		}
+	}
+}
+
+// Add appends e to goroutine t's events and returns its position. The
+// views of e are computed here from its program-order predecessor (or the
+// spawn that started t), its reads-from source and, for a join, the joined
+// goroutine's end; sync reports whether e's reads-from edge synchronizes
+// (is part of happens-before).
+func (g *Graph) Add(t int32, e Event, sync bool) Pos {
+	for int(t) >= len(g.Threads) {
+		g.Threads = append(g.Threads, Thread{Spawn: Init})
+	}
+	th := &g.Threads[t]
+	p := Pos{T: t, I: int32(len(th.Events))}
+	e.Stamp = int32(len(g.Order))
+	g.Order = append(g.Order, p)
+	th.Events = append(th.Events, e)
+	g.computeViews(p, sync)
+	ev := g.Ev(p)
+	switch ev.Kind {
+	case Read:
+		l := g.Loc(ev.Loc)
+		l.Reads = append(l.Reads, p)
+	case Spawn:
+		c := ev.Lab.Arg
+		for int(c) >= len(g.Threads) {
+			g.Threads = append(g.Threads, Thread{Spawn: Init})
+		}
+		g.Threads[c].Spawn = p
+	}
+	return p
+}
+
+// computeViews sets the views of the event at p from its predecessors.
+func (g *Graph) computeViews(p Pos, sync bool) {
+	n := len(g.Threads)
+	ev := g.Ev(p)
+	view, hb := g.newView(n), g.newView(n)
+	var pred Pos
+	if p.I > 0 {
+		pred = Pos{T: p.T, I: p.I - 1}
+	} else {
+		pred = g.Threads[p.T].Spawn
+	}
+	if !pred.IsInit() {
+		pe := g.Ev(pred)
+		join(view, pe.View)
+		join(hb, pe.HB)
+	}
+	if (ev.Kind == Read || ev.Kind == Join) && !ev.RF.IsInit() {
+		src := g.Ev(ev.RF)
+		join(view, src.View)
+		if sync || ev.Kind == Join {
+			join(hb, src.HB)
+		}
+	}
+	view[p.T] = p.I
+	hb[p.T] = p.I
+	ev.View, ev.HB = view, hb
+}
+
+// SetRF makes the read (or join) at p read from w and recomputes its views.
+// p must be the last event of its goroutine.
+func (g *Graph) SetRF(p, w Pos, sync bool) {
+	ev := g.Ev(p)
+	ev.RF = w
+	if ev.Kind == Read {
+		ev.Val = g.Value(w)
+	}
+	g.computeViews(p, sync)
+}
+
+// InsertCo places write w in the coherence order of its location right
+// after pred (Init: first).
+func (g *Graph) InsertCo(w, pred Pos) {
+	l := g.Loc(g.Ev(w).Loc)
+	i := 0
+	if !pred.IsInit() {
+		i = g.CoIndex(g.Ev(w).Loc, pred) + 1
+	}
+	l.Co = append(l.Co, Pos{})
+	copy(l.Co[i+1:], l.Co[i:])
+	l.Co[i] = w
+}
+
+// MoveCo moves write w right after pred in its location's coherence order.
+func (g *Graph) MoveCo(w, pred Pos) {
+	loc := g.Ev(w).Loc
+	l := &g.Locs[loc]
+	i := g.CoIndex(loc, w)
+	l.Co = append(l.Co[:i], l.Co[i+1:]...)
+	g.InsertCo(w, pred)
+}
+
+// CoSucc returns the coherence successor of w (Init included) at l, and
+// whether it has one.
+func (g *Graph) CoSucc(l int32, w Pos) (Pos, bool) {
+	i := g.CoIndex(l, w) + 1
+	if co := g.Locs[l].Co; i < len(co) {
+		return co[i], true
+	}
+	return Pos{}, false
+}
+
+// RemoveLast removes the last event of goroutine t, which must also be the
+// last event added.
+func (g *Graph) RemoveLast(t int32) {
+	th := &g.Threads[t]
+	p := Pos{T: t, I: int32(len(th.Events) - 1)}
+	ev := g.Ev(p)
+	if int(ev.Stamp) != len(g.Order)-1 {
+		panic("weft: internal error: removing an event that is not the last added")
+	}
+	g.dropFromLoc(p, ev)
+	th.Events = th.Events[:p.I]
+	g.Order = g.Order[:len(g.Order)-1]
+}
+
+// RemoveEvent removes the event at p, the last of its goroutine (but not
+// necessarily the last added), renumbering the stamps after it.
+func (g *Graph) RemoveEvent(p Pos) {
+	ev := g.Ev(p)
+	s := ev.Stamp
+	g.dropFromLoc(p, ev)
+	th := &g.Threads[p.T]
+	th.Events = th.Events[:p.I]
+	g.Order = append(g.Order[:s], g.Order[s+1:]...)
+	for i := int(s); i < len(g.Order); i++ {
+		g.Ev(g.Order[i]).Stamp = int32(i)
+	}
+}
+
+func (g *Graph) dropFromLoc(p Pos, ev *Event) {
+	switch ev.Kind {
+	case Read:
+		l := &g.Locs[ev.Loc]
+		l.Reads = remove(l.Reads, p)
+	case Write:
+		l := &g.Locs[ev.Loc]
+		l.Co = remove(l.Co, p)
+	case Spawn:
+		g.Threads[ev.Lab.Arg].Spawn = Init
+	}
+}
+
+func remove(s []Pos, p Pos) []Pos {
+	for i, q := range s {
+		if q == p {
+			return append(s[:i], s[i+1:]...)
+		}
+	}
+	return s
+}
+
+// CutToStamp removes every event added after stamp s.
+func (g *Graph) CutToStamp(s int32) {
+	if int(s) >= len(g.Order)-1 {
+		return
+	}
+	for t := range g.Threads {
+		th := &g.Threads[t]
+		n := len(th.Events)
+		for n > 0 && th.Events[n-1].Stamp > s {
+			n--
+		}
+		th.Events = th.Events[:n]
+	}
+	g.Order = g.Order[:s+1]
+	for l := range g.Locs {
+		loc := &g.Locs[l]
+		loc.Co = g.keep(loc.Co)
+		loc.Reads = g.keep(loc.Reads)
+	}
+	for t := range g.Threads {
+		if sp := g.Threads[t].Spawn; sp != Init && !g.Has(sp) {
+			g.Threads[t].Spawn = Init
+		}
+	}
+}
+
+// keep filters ps down to the events the graph still has.
+func (g *Graph) keep(ps []Pos) []Pos {
+	out := ps[:0]
+	for _, p := range ps {
+		if g.Has(p) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// Copy returns a copy of the graph restricted to the events in view v (one
+// index per goroutine; goroutines beyond v keep nothing), with stamps
+// renumbered in the original addition order.
+func (g *Graph) Copy(v []int32) *Graph {
+	c := &Graph{Threads: make([]Thread, len(g.Threads)), Locs: make([]Loc, len(g.Locs))}
+	in := func(p Pos) bool { return InView(v, p) }
+	total := 0
+	for t := range g.Threads {
+		c.Threads[t].Spawn = Init
+		if t < len(v) {
+			total += int(v[t]) + 1
+		}
+	}
+	c.slab = make([]int32, 0, 2*total*len(g.Threads)+16)
+	for t := range g.Threads {
+		th := &g.Threads[t]
+		n := 0
+		if t < len(v) {
+			n = min(int(v[t])+1, len(th.Events))
+		}
+		c.Threads[t].Events = make([]Event, n, n+4)
+		copy(c.Threads[t].Events, th.Events[:n])
+		if sp := th.Spawn; sp != Init && in(sp) {
+			c.Threads[t].Spawn = sp
+		}
+	}
+	c.Order = make([]Pos, 0, total)
+	for _, p := range g.Order {
+		if in(p) {
+			ev := c.Ev(p)
+			ev.Stamp = int32(len(c.Order))
+			c.Order = append(c.Order, p)
+			ev.View = c.cloneView(ev.View)
+			ev.HB = c.cloneView(ev.HB)
+		}
+	}
+	for l := range g.Locs {
+		c.Locs[l].Kind = g.Locs[l].Kind
+		for _, p := range g.Locs[l].Co {
+			if in(p) {
+				c.Locs[l].Co = append(c.Locs[l].Co, p)
+			}
+		}
+		for _, p := range g.Locs[l].Reads {
+			if in(p) {
+				c.Locs[l].Reads = append(c.Locs[l].Reads, p)
+			}
+		}
+	}
+	return c
+}
+
+func (g *Graph) cloneView(v []int32) []int32 {
+	n := g.newView(len(g.Threads))
+	copy(n, v)
+	return n
+}
+
+// Readers returns the reads of l that read from w.
+func (g *Graph) Readers(l int32, w Pos, dst []Pos) []Pos {
+	for _, r := range g.Locs[l].Reads {
+		if g.Ev(r).RF == w {
+			dst = append(dst, r)
+		}
+	}
+	return dst
+}
+
+// String renders the graph for debugging, in addition order.
+func (g *Graph) String() string {
+	var b strings.Builder
+	for s, p := range g.Order {
+		ev := g.Ev(p)
+		fmt.Fprintf(&b, "%3d %v %v %v", s, p, ev.Kind, ev.Lab.Kind)
+		if ev.Loc >= 0 && (ev.Kind == Read || ev.Kind == Write) {
+			fmt.Fprintf(&b, " loc%d val=%v", ev.Loc, ev.Val)
+		}
+		if ev.Kind == Read || ev.Kind == Join {
+			fmt.Fprintf(&b, " rf=%v", ev.RF)
+		}
+		if !ev.AddedMax {
+			b.WriteString(" !max")
+		}
+		if !ev.Revisitable {
+			b.WriteString(" !rev")
+		}
+		b.WriteByte('\n')
+	}
+	for l, loc := range g.Locs {
+		if len(loc.Co) > 0 {
+			fmt.Fprintf(&b, "co loc%d: %v\n", l, loc.Co)
+		}
+	}
+	return b.String()
+}
