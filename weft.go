@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"weft.dev/weft/internal/engine"
+	"weft.dev/weft/internal/engine/condpor"
 	"weft.dev/weft/internal/engine/dfs"
 	"weft.dev/weft/internal/engine/random"
 	"weft.dev/weft/internal/engine/replay"
@@ -23,8 +24,9 @@ import (
 
 // engines maps engine names to their constructors.
 var engines = map[string]func(engine.Config) engine.Engine{
-	"dfs":    dfs.New,
-	"random": random.New,
+	"condpor": condpor.New,
+	"dfs":     dfs.New,
+	"random":  random.New,
 }
 
 // Result holds the statistics of an exploration and the bugs it found.
@@ -166,6 +168,9 @@ func Explore(body func(), opts ...Option) (Result, error) {
 		}
 	}
 	rep := runtime.Run(body, cfg)
+	if rep.Internal != "" {
+		return Result{}, fmt.Errorf("weft: internal error (a bug in weft, please report it): %s", rep.Internal)
+	}
 	res := newResult(c.engine, rep)
 	for _, f := range rep.Bugs {
 		res.Bugs = append(res.Bugs, reproduce(body, prog, f, c.maxSteps))

@@ -37,13 +37,13 @@ type Kind uint8
 
 // The kinds of events.
 const (
-	Read  Kind = iota // reads a location; RF is the write it reads
-	Write             // writes a location; it has a place in the location's coherence order
-	Spawn             // starts goroutine Lab.Arg
-	Join              // waits for goroutine Lab.Arg; RF is its End
-	End               // the goroutine returned
-	Block             // the goroutine blocked forever (Assume)
-	Choice            // an internal choice among Alts outcomes
+	Read   Kind = iota // reads a location; RF is the write it reads
+	Write              // writes a location; it has a place in the location's coherence order
+	Spawn              // starts goroutine Lab.Arg
+	Join               // waits for goroutine Lab.Arg; RF is its End
+	End                // the goroutine returned
+	Block              // the goroutine blocked forever (Assume)
+	Choice             // an internal choice among Alts outcomes
 )
 
 var kindNames = [...]string{"R", "W", "spawn", "join", "end", "block", "choice"}
@@ -67,8 +67,11 @@ type Event struct {
 	// took its default outcome. Backward revisits may only delete events
 	// added that way (the maximal-extension condition).
 	AddedMax bool
-	Outcome  int32 // Choice: the outcome taken
-	Alts     int32 // Choice: how many outcomes there are
+	// Recheck asks the engine to check the event for races when it is
+	// replayed: a backward revisit changed what it reads.
+	Recheck bool
+	Outcome int32 // Choice: the outcome taken
+	Alts    int32 // Choice: how many outcomes there are
 	// View holds, for each goroutine t, the index of the last event of t
 	// that is porf-before this event (the event itself included), -1 for
 	// none. HB is the same for happens-before: porf without the

@@ -61,6 +61,15 @@ type Program struct {
 	Locs       int // atomic locations, plain Vars and mutexes each
 }
 
+// Ops returns the number of operations of all goroutines.
+func (p Program) Ops() int {
+	n := 0
+	for _, g := range p.Goroutines {
+		n += len(g)
+	}
+	return n
+}
+
 func (p Program) String() string {
 	var b strings.Builder
 	for i, g := range p.Goroutines {

@@ -56,6 +56,9 @@ type Report struct {
 	Stats
 	Bugs       []Found
 	Exhaustive bool
+	// Internal is set when weft itself failed (a bug of weft, not of the
+	// program): the panic and its stack.
+	Internal string
 }
 
 // DefaultMaxSteps is the default number of operations a goroutine may
@@ -174,7 +177,7 @@ func (d *driver) begin() bool {
 	x.exec.Last = -1
 	x.gs = x.gs[:0]
 	x.sched = x.sched[:0]
-	x.cur, x.next, x.resumer = nil, nil, nil
+	x.cur, x.next, x.resumer, x.failed = nil, nil, nil, nil
 	x.over, x.aborting = false, false
 	x.ending = engine.Ending{}
 	x.tracer = nil
@@ -285,6 +288,9 @@ func (d *driver) found(x *execution) {
 	f := Found{Bug: b}
 	if s, ok := x.eng.(engine.Scheduler); ok {
 		f.Schedule = s.Schedule(&x.exec)
+		if x.failed != nil {
+			f.Schedule = append(f.Schedule, *x.failed)
+		}
 	} else {
 		f.Schedule = append([]engine.Choice(nil), x.sched...)
 	}
@@ -292,6 +298,14 @@ func (d *driver) found(x *execution) {
 		f.Trace = x.tracer.finish(x)
 	}
 	d.report.Bugs = append(d.report.Bugs, f)
+}
+
+// internalError stops the exploration on a failure of weft itself.
+func (d *driver) internalError(msg string) {
+	if d.report.Internal == "" {
+		d.report.Internal = msg
+	}
+	d.done = true
 }
 
 // childID returns the stable id of the rank-th child of parent.

@@ -21,6 +21,7 @@ type execution struct {
 	next     *goroutine     // the goroutine the driver resumes next
 	resumer  *goroutine     // resumes after a new goroutine's discovery
 	sched    []engine.Choice
+	failed   *engine.Choice // the operation that is the bug, if any
 	tracer   *tracer
 	maxSteps int32
 	over     bool // the outcome is decided
@@ -108,7 +109,8 @@ func (x *execution) dispatch() *goroutine {
 		if d.G >= 0 {
 			// The failing operation is the last step of the schedule, so that
 			// a replay reaches the same bug.
-			x.sched = append(x.sched, engine.Choice{G: d.G, Alt: d.Alt})
+			x.failed = &engine.Choice{G: d.G, Alt: d.Alt}
+			x.sched = append(x.sched, *x.failed)
 			if x.tracer != nil {
 				x.tracer.failed(x.gs[d.G])
 			}

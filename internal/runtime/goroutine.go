@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"iter"
 	"runtime"
+	"runtime/debug"
 	"strings"
 
 	"weft.dev/weft/internal/engine"
@@ -95,6 +96,12 @@ func (g *goroutine) exit() {
 		return
 	}
 	stack, at := panicStack()
+	if at.File == "" || strings.Contains(at.Func, "weft/internal/") {
+		// The panic comes from weft itself, not from the program.
+		x.d.internalError(fmt.Sprintf("%v\n%s", r, debug.Stack()))
+		x.end(engine.Ending{Kind: engine.Dropped})
+		return
+	}
 	if x.tracer != nil {
 		g.pos = at
 	}
@@ -161,6 +168,8 @@ func panicStack() (string, Pos) {
 			inPanic = true
 			b.Reset()
 			at = Pos{}
+		case inPanic && at.File == "" && strings.Contains(f.Function, "weft/internal/"):
+			at = Pos{Func: f.Function, File: f.File, Line: f.Line}
 		case inPanic && !isWeftFrame(f.Function) && !strings.HasPrefix(f.Function, "runtime.") && !strings.HasPrefix(f.Function, "iter."):
 			if at.File == "" {
 				at = Pos{Func: f.Function, File: f.File, Line: f.Line}

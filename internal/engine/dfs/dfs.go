@@ -21,7 +21,7 @@ type Engine struct {
 	depth   int
 	started bool
 	// OnComplete, when set, is called with the class of every execution
-	// that ends without being blocked or dropped.
+	// that ends with every goroutine returned.
 	OnComplete func(class uint64)
 }
 
@@ -116,7 +116,7 @@ func diverged(g int32) engine.Decision {
 
 // End implements engine.Engine.
 func (e *Engine) End(_ *engine.Exec, end engine.Ending) {
-	if e.OnComplete != nil && (end.Kind == engine.Completed || end.Kind == engine.Buggy) {
+	if e.OnComplete != nil && end.Kind == engine.Completed {
 		e.OnComplete(e.m.Class())
 	}
 }

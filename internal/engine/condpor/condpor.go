@@ -1,0 +1,646 @@
+// Package condpor is the optimal engine: it explores each equivalence class
+// of executions of a program exactly once, with memory polynomial in the
+// program's size (TruSt, Kokologiannakis et al., POPL 2022, extended to
+// data nondeterminism as ConDPOR, CONCUR 2025).
+//
+// An execution is an execution graph (package graph). The engine extends the
+// graph of the running execution one event at a time, in a schedule that is
+// a function of the graph; a read reads the coherence-latest write, a write
+// goes last in coherence. The other choices are pushed as alternatives:
+// another write for a read (forward revisit), another coherence place for a
+// write, and, when a write is added, each earlier read of its location that
+// it may revisit (backward revisit). A backward revisit is taken only when
+// the events it deletes were all added the default way (the
+// maximal-extension condition), so that each graph is reached once.
+//
+// Equivalence is Shasha-Snir's (reads-from plus coherence), under
+// sequential consistency, which is Go's model for atomics and for
+// data-race-free programs.
+//
+// Mutexes and semaphores are read-modify-writes whose read must see an
+// unlocked (positive) value: a goroutine whose lock is held is not
+// scheduled, and a backward revisit that hands a lock read a locked value
+// removes the read, so that the goroutine waits again. That explores N
+// goroutines taking one lock in N! executions and none blocked.
+//
+// Each execution re-runs the program from scratch: the events already in the
+// graph are replayed (their values come from the graph) in an order that
+// respects their dependencies, then new events are added.
+package condpor
+
+import (
+	"fmt"
+
+	"weft.dev/weft/internal/engine"
+	"weft.dev/weft/internal/event"
+	"weft.dev/weft/internal/graph"
+)
+
+type itemKind uint8
+
+const (
+	forwardRead  itemKind = iota // read a reads from write b
+	forwardWrite                 // write a goes right after write b in coherence
+	backward                     // write b revisits read a
+)
+
+// item is an alternative to explore. It names events by position, which
+// survive restriction and copying.
+type item struct {
+	kind itemKind
+	a, b graph.Pos
+}
+
+// frame is a graph with the alternatives left to explore from it. Backward
+// revisits explore a copy of the graph in a frame of their own; the other
+// alternatives restrict the frame's graph in place.
+type frame struct {
+	g     *graph.Graph
+	items []item
+}
+
+// Engine is the condpor engine.
+type Engine struct {
+	frames  []*frame
+	started bool
+
+	// The running execution.
+	cursor    []int32 // per goroutine: events of the graph executed so far
+	locOf     []int32 // object index of the execution -> graph location
+	remaining int     // events of the graph not yet executed
+
+	// Moot counts alternatives that turned out inconsistent, or that
+	// violate the atomicity of read-modify-writes until a revisit repairs
+	// them: they are not executions.
+	Moot int
+
+	buf []graph.Pos
+}
+
+// New returns a condpor engine.
+func New(engine.Config) engine.Engine { return &Engine{} }
+
+func (e *Engine) top() *frame { return e.frames[len(e.frames)-1] }
+
+// Begin implements engine.Engine.
+func (e *Engine) Begin(*engine.Exec) bool {
+	if !e.started {
+		e.started = true
+		e.frames = append(e.frames, &frame{g: graph.New()})
+		e.reset()
+		return true
+	}
+	for len(e.frames) > 0 {
+		f := e.top()
+		if len(f.items) == 0 {
+			e.frames = e.frames[:len(e.frames)-1]
+			continue
+		}
+		it := f.items[len(f.items)-1]
+		f.items = f.items[:len(f.items)-1]
+		if e.apply(f, it) {
+			e.reset()
+			return true
+		}
+		e.Moot++
+	}
+	return false
+}
+
+// reset prepares a run of the top frame's graph.
+func (e *Engine) reset() {
+	g := e.top().g
+	e.cursor = e.cursor[:0]
+	for range g.Threads {
+		e.cursor = append(e.cursor, 0)
+	}
+	e.locOf = e.locOf[:0]
+	e.remaining = g.Len()
+}
+
+// Exhaustive implements engine.Engine.
+func (e *Engine) Exhaustive() bool { return true }
+
+// End implements engine.Engine.
+func (e *Engine) End(*engine.Exec, engine.Ending) {}
+
+// Step implements engine.Engine.
+func (e *Engine) Step(x *engine.Exec) engine.Decision {
+	for len(e.cursor) < len(x.G) {
+		e.cursor = append(e.cursor, 0)
+	}
+	if e.remaining > 0 {
+		return e.replay(x)
+	}
+	return e.fresh(x)
+}
+
+// executed reports whether the event at p has been executed in this run.
+func (e *Engine) executed(p graph.Pos) bool {
+	return p.IsInit() || int(p.T) < len(e.cursor) && e.cursor[p.T] > p.I
+}
+
+// replayable reports whether goroutine t's next operation is an event of
+// the graph whose dependencies have been executed.
+func (e *Engine) replayable(g *graph.Graph, x *engine.Exec, t int32) bool {
+	gr := x.G[t]
+	if gr == nil || gr.Status != engine.Ready || int(t) >= len(g.Threads) || int(e.cursor[t]) >= len(g.Threads[t].Events) {
+		return false
+	}
+	ev := g.Ev(graph.Pos{T: t, I: e.cursor[t]})
+	if ev.Kind == graph.Read || ev.Kind == graph.Join {
+		return e.executed(ev.RF)
+	}
+	return true
+}
+
+// replay runs the next event of the graph.
+func (e *Engine) replay(x *engine.Exec) engine.Decision {
+	g := e.top().g
+	t := int32(-1)
+	if x.Last >= 0 && e.replayable(g, x, x.Last) {
+		t = x.Last
+	} else {
+		for i := range x.G {
+			if e.replayable(g, x, int32(i)) {
+				t = int32(i)
+				break
+			}
+		}
+	}
+	if t < 0 {
+		return diverged(-1, fmt.Sprintf("%d operations of the recorded execution never came", e.remaining))
+	}
+	gr := x.G[t]
+	p := graph.Pos{T: t, I: e.cursor[t]}
+	ev := g.Ev(p)
+	if !e.matches(ev, &gr.Pending) {
+		return diverged(t, fmt.Sprintf("goroutine g%d's operation #%d was %v, now it is %v", t, p.I, ev.Lab.Kind, gr.Pending.Kind))
+	}
+	e.cursor[t]++
+	e.remaining--
+	gr.Result = event.Result{From: -1}
+	switch ev.Kind {
+	case graph.Read:
+		if ev.Recheck {
+			if b := e.raceRead(g, p); b != nil {
+				return engine.Failed(t, 0, b)
+			}
+		}
+		if !ev.RMW {
+			gr.Result.V = ev.Val
+			break
+		}
+		nv, writes, res := ev.Lab.Update(ev.Val)
+		gr.Result = res
+		if !writes {
+			break
+		}
+		if next := (graph.Pos{T: t, I: p.I + 1}); g.Has(next) && g.Ev(next).Kind == graph.Write && g.Ev(next).RMW {
+			e.cursor[t]++
+			e.remaining--
+			break
+		}
+		// The write part was cut away from its read: add it again.
+		e.addWritePart(e.top(), p, nv)
+		e.cursor[t]++
+	case graph.Write:
+		if ev.Lab.Kind == event.Unlock {
+			if pred := e.coPred(g, ev.Loc, p); g.Value(pred).N == 0 {
+				return engine.Failed(t, 0, unlockMisuse(t))
+			}
+		}
+	case graph.End:
+		gr.Status = engine.Ended
+	case graph.Block:
+		gr.Status = engine.Blocked
+	}
+	return engine.Decision{Verdict: engine.Run, G: t}
+}
+
+// matches reports whether the pending operation l of a goroutine is the
+// operation of the recorded event ev, binding the execution's object to the
+// event's location on first sight.
+func (e *Engine) matches(ev *graph.Event, l *event.Label) bool {
+	r := &ev.Lab
+	if r.Kind != l.Kind || r.Op != l.Op || r.OKind != l.OKind || r.Arg != l.Arg || r.Typed != l.Typed {
+		return false
+	}
+	if l.Obj < 0 {
+		return true
+	}
+	return e.bind(l.Obj, ev.Loc)
+}
+
+// bind maps object obj of the execution to location loc, or checks that it
+// is mapped to it.
+func (e *Engine) bind(obj, loc int32) bool {
+	for int(obj) >= len(e.locOf) {
+		e.locOf = append(e.locOf, -1)
+	}
+	if l := e.locOf[obj]; l >= 0 {
+		return l == loc
+	}
+	for _, l := range e.locOf {
+		if l == loc {
+			return false
+		}
+	}
+	e.locOf[obj] = loc
+	return true
+}
+
+// locOfObj returns the location of obj, or -1 if it has none yet.
+func (e *Engine) locOfObj(obj int32) int32 {
+	if int(obj) < len(e.locOf) {
+		return e.locOf[obj]
+	}
+	return -1
+}
+
+// newLoc gives obj, of kind k, a location that no event of the graph uses.
+func (e *Engine) newLoc(g *graph.Graph, obj int32, k event.ObjKind) int32 {
+	used := func(l int32) bool {
+		for _, m := range e.locOf {
+			if m == l {
+				return true
+			}
+		}
+		return false
+	}
+	l := int32(0)
+	for ; int(l) < len(g.Locs); l++ {
+		if loc := &g.Locs[l]; len(loc.Co) == 0 && len(loc.Reads) == 0 && !used(l) {
+			break
+		}
+	}
+	g.Loc(l).Kind = k
+	e.bind(obj, l)
+	return l
+}
+
+// loc returns the location of l's object, giving it one if needed.
+func (e *Engine) loc(g *graph.Graph, l *event.Label) int32 {
+	if m := e.locOfObj(l.Obj); m >= 0 {
+		return m
+	}
+	return e.newLoc(g, l.Obj, l.OKind)
+}
+
+// value returns the coherence-latest value of l's object.
+func (e *Engine) value(g *graph.Graph, l *event.Label) event.Value {
+	if m := e.locOfObj(l.Obj); m >= 0 {
+		return g.Value(g.CoMax(m))
+	}
+	return event.Value{}
+}
+
+// enabled reports whether goroutine gr can perform its pending operation.
+func (e *Engine) enabled(g *graph.Graph, x *engine.Exec, gr *engine.Goroutine) bool {
+	if gr.Status != engine.Ready {
+		return false
+	}
+	l := &gr.Pending
+	switch l.Kind {
+	case event.Lock, event.SemAcquire:
+		return !l.Blocks(e.value(g, l))
+	case event.Join:
+		return ended(g, l.Arg)
+	}
+	return true
+}
+
+// ended reports whether goroutine t has returned in g.
+func ended(g *graph.Graph, t int32) bool {
+	if int(t) >= len(g.Threads) || !g.Alive(t) {
+		return false
+	}
+	evs := g.Threads[t].Events
+	return len(evs) > 0 && evs[len(evs)-1].Kind == graph.End
+}
+
+// loadLike reports whether an operation reads shared state: the schedule
+// runs the others first, so that reads find the writes they can read
+// already there (fewer backward revisits).
+func loadLike(k event.Kind) bool {
+	switch k {
+	case event.Load, event.RMW, event.Lock, event.TryLock, event.SemAcquire:
+		return true
+	}
+	return false
+}
+
+// fresh adds the next event: of the goroutine that moved last if it can
+// move and does not read, else of the first that can move and does not
+// read, else of the one that moved last, else of the first that can move.
+func (e *Engine) fresh(x *engine.Exec) engine.Decision {
+	g := e.top().g
+	ok := func(t int32) bool { gr := x.G[t]; return gr != nil && e.enabled(g, x, gr) }
+	pick := int32(-1)
+	if x.Last >= 0 && ok(x.Last) && !loadLike(x.G[x.Last].Pending.Kind) {
+		pick = x.Last
+	}
+	for t := range x.G {
+		if pick < 0 && ok(int32(t)) && !loadLike(x.G[t].Pending.Kind) {
+			pick = int32(t)
+		}
+	}
+	if pick < 0 && x.Last >= 0 && ok(x.Last) {
+		pick = x.Last
+	}
+	for t := range x.G {
+		if pick < 0 && ok(int32(t)) {
+			pick = int32(t)
+		}
+	}
+	if pick < 0 {
+		e.force(x)
+		return engine.Decision{Verdict: engine.Stop}
+	}
+	return e.add(x, x.G[pick])
+}
+
+// force adds, when no goroutine can move, the read of every goroutine
+// waiting on a held lock or an empty semaphore: it reads the value it
+// blocks on and the goroutine stays blocked. The execution ends with them
+// (a deadlock), but their reads' alternatives, the writes that would not
+// block them, are how the lock orders in which they take the lock first
+// are explored.
+func (e *Engine) force(x *engine.Exec) {
+	f := e.top()
+	for _, gr := range x.G {
+		if gr == nil || gr.Status != engine.Ready || gr.Pending.Kind != event.Lock && gr.Pending.Kind != event.SemAcquire ||
+			!gr.Pending.Blocks(e.value(f.g, &gr.Pending)) {
+			continue
+		}
+		l := gr.Pending
+		e.addRead(f, gr.ID, l, e.loc(f.g, &l))
+	}
+}
+
+// add adds the events of gr's pending operation.
+func (e *Engine) add(x *engine.Exec, gr *engine.Goroutine) engine.Decision {
+	f := e.top()
+	g := f.g
+	t := gr.ID
+	l := gr.Pending
+	gr.Result = event.Result{From: -1}
+	ev := graph.Event{Lab: l, Loc: -1, AddedMax: true, Revisitable: true}
+	switch l.Kind {
+	case event.Load:
+		loc := e.loc(g, &l)
+		if l.OKind == event.VarObj {
+			if b := e.race(g, t, l.Obj, loc, false); b != nil {
+				return engine.Failed(t, 0, b)
+			}
+		}
+		p := e.addRead(f, t, l, loc)
+		gr.Result.V = g.Ev(p).Val
+	case event.Store, event.Unlock:
+		loc := e.loc(g, &l)
+		v := l.A
+		v.N = l.Mask(v.N)
+		if l.Kind == event.Unlock {
+			v = event.Value{}
+			if g.Value(g.CoMax(loc)).N == 0 {
+				return engine.Failed(t, 0, unlockMisuse(t))
+			}
+		}
+		if l.OKind == event.VarObj {
+			if b := e.race(g, t, l.Obj, loc, true); b != nil {
+				return engine.Failed(t, 0, b)
+			}
+		}
+		e.addWrite(f, t, l, loc, v)
+	case event.RMW, event.Lock, event.TryLock, event.SemAcquire, event.SemRelease:
+		loc := e.loc(g, &l)
+		p := e.addRead(f, t, l, loc)
+		nv, writes, res := l.Update(g.Ev(p).Val)
+		gr.Result = res
+		if writes {
+			e.addWritePart(f, p, nv)
+		}
+	case event.Spawn:
+		ev.Kind = graph.Spawn
+		g.Add(t, ev, false)
+	case event.Join:
+		ev.Kind = graph.Join
+		evs := g.Threads[l.Arg].Events
+		ev.RF = graph.Pos{T: l.Arg, I: int32(len(evs) - 1)}
+		g.Add(t, ev, true)
+	case event.End:
+		ev.Kind = graph.End
+		g.Add(t, ev, false)
+		gr.Status = engine.Ended
+	case event.Block:
+		ev.Kind = graph.Block
+		g.Add(t, ev, false)
+		gr.Status = engine.Blocked
+	default:
+		return engine.Failed(t, 0, &engine.Bug{Kind: engine.Misuse, G: t,
+			Message: fmt.Sprintf("the condpor engine does not support %v yet: use WithEngine(\"dfs\")", l.Kind)})
+	}
+	for len(e.cursor) < len(g.Threads) {
+		e.cursor = append(e.cursor, 0)
+	}
+	e.cursor[t] = int32(len(g.Threads[t].Events))
+	return engine.Decision{Verdict: engine.Run, G: t}
+}
+
+// sync reports whether reading what l reads synchronizes (all but Var).
+func sync(l *event.Label) bool { return l.OKind != event.VarObj }
+
+// baseView returns the porf view an event added next to goroutine t
+// starts from: that of its program-order predecessor, or of the spawn that
+// started t.
+func baseView(g *graph.Graph, t int32) (view, hb []int32) {
+	var pred graph.Pos
+	if t < int32(len(g.Threads)) && len(g.Threads[t].Events) > 0 {
+		pred = graph.Pos{T: t, I: int32(len(g.Threads[t].Events) - 1)}
+	} else if t < int32(len(g.Threads)) {
+		pred = g.Threads[t].Spawn
+	} else {
+		pred = graph.Init
+	}
+	if pred.IsInit() {
+		return nil, nil
+	}
+	ev := g.Ev(pred)
+	return ev.View, ev.HB
+}
+
+// viewOf returns the porf view of the event at p without p's own
+// reads-from edge.
+func viewOf(g *graph.Graph, p graph.Pos) []int32 {
+	var pred graph.Pos
+	if p.I > 0 {
+		pred = graph.Pos{T: p.T, I: p.I - 1}
+	} else {
+		pred = g.Threads[p.T].Spawn
+	}
+	if pred.IsInit() {
+		return []int32{}
+	}
+	return g.Ev(pred).View
+}
+
+// writesAfter reports whether the read at ev is the read part of an update
+// that writes: its write part follows it (or will, once replayed).
+func writesAfter(ev *graph.Event) bool {
+	if ev.Kind != graph.Read || !ev.RMW {
+		return false
+	}
+	_, writes, _ := ev.Lab.Update(ev.Val)
+	return writes
+}
+
+// coherent returns the writes of loc that a read or write with porf view
+// base may be coherence-after (for a write: placed right after), in
+// coherence order, Init first when it qualifies: those from the latest
+// write that is porf-before, or read by an event porf-before, to the end.
+func (e *Engine) coherent(g *graph.Graph, loc int32, base []int32) []graph.Pos {
+	co := g.Loc(loc).Co
+	out := e.buf[:0]
+	if n := len(co); n > 0 && graph.InView(base, co[n-1]) {
+		return append(out, co[n-1])
+	}
+	split := -1
+	for i := len(co) - 1; i >= 0 && split < 0; i-- {
+		if graph.InView(base, co[i]) {
+			split = i
+			break
+		}
+		for _, r := range g.Locs[loc].Reads {
+			if g.Ev(r).RF == co[i] && graph.InView(base, r) {
+				split = i
+				break
+			}
+		}
+	}
+	if split < 0 {
+		out = append(out, graph.Init)
+		split = 0
+	}
+	out = append(out, co[split:]...)
+	e.buf = out
+	return out
+}
+
+// addRead adds a read of loc by goroutine t for operation l, reading the
+// coherence-latest write, and pushes the other writes it may read as
+// forward revisits.
+func (e *Engine) addRead(f *frame, t int32, l event.Label, loc int32) graph.Pos {
+	g := f.g
+	base, _ := baseView(g, t)
+	cands := e.coherent(g, loc, base)
+	max := cands[len(cands)-1]
+	p := graph.Pos{T: t, I: int32(len(g.Threads[t].Events))}
+	for _, w := range cands[:len(cands)-1] {
+		if e.readable(g, &l, loc, w, base) {
+			f.items = append(f.items, item{kind: forwardRead, a: p, b: w})
+		}
+	}
+	return g.Add(t, graph.Event{
+		Lab: l, Kind: graph.Read, RMW: l.Kind.Updates(), Loc: loc, RF: max, Val: g.Value(max),
+		AddedMax: true, Revisitable: true,
+	}, sync(&l))
+}
+
+// readable reports whether a read for operation l with porf view base may
+// read w other than by default: a blocking read never reads a value it
+// blocks on (it would only lead to blocked graphs), and an update never
+// reads a write that another update read for good.
+func (e *Engine) readable(g *graph.Graph, l *event.Label, loc int32, w graph.Pos, base []int32) bool {
+	v := g.Value(w)
+	if l.Blocks(v) {
+		return false
+	}
+	if !l.Kind.Updates() {
+		return true
+	}
+	if _, writes, _ := l.Update(v); !writes {
+		return true
+	}
+	for _, r := range g.Locs[loc].Reads {
+		rev := g.Ev(r)
+		if rev.RF == w && writesAfter(rev) && (!rev.Revisitable || graph.InView(base, r)) {
+			return false
+		}
+	}
+	return true
+}
+
+// addWritePart adds the write part of the update whose read is at p,
+// right after the write it read, and pushes the backward revisits it
+// allows.
+func (e *Engine) addWritePart(f *frame, p graph.Pos, v event.Value) graph.Pos {
+	g := f.g
+	r := g.Ev(p)
+	w := g.Add(p.T, graph.Event{
+		Lab: r.Lab, Kind: graph.Write, RMW: true, Loc: r.Loc, Val: v,
+		AddedMax: true, Revisitable: true,
+	}, false)
+	g.InsertCo(w, g.Ev(p).RF)
+	e.revisits(f, w)
+	return w
+}
+
+// addWrite adds a plain write of v to loc by goroutine t, last in
+// coherence, and pushes its other coherence places and the backward
+// revisits it allows.
+func (e *Engine) addWrite(f *frame, t int32, l event.Label, loc int32, v event.Value) graph.Pos {
+	g := f.g
+	base, _ := baseView(g, t)
+	preds := e.placements(g, loc, base)
+	p := graph.Pos{T: t, I: int32(len(g.Threads[t].Events))}
+	for _, pred := range preds[:len(preds)-1] {
+		f.items = append(f.items, item{kind: forwardWrite, a: p, b: pred})
+	}
+	last := preds[len(preds)-1]
+	w := g.Add(t, graph.Event{Lab: l, Kind: graph.Write, Loc: loc, Val: v, AddedMax: true, Revisitable: true}, false)
+	g.InsertCo(w, last)
+	e.revisits(f, w)
+	return w
+}
+
+// placements returns the writes (Init included) right after which a new
+// plain write with porf view base may be placed in loc's coherence order,
+// the default (the current last) last. A write never separates an update
+// from the write it read.
+func (e *Engine) placements(g *graph.Graph, loc int32, base []int32) []graph.Pos {
+	cands := e.coherent(g, loc, base)
+	out := cands[:0]
+	for _, w := range cands {
+		taken := false
+		for _, r := range g.Locs[loc].Reads {
+			if rev := g.Ev(r); rev.RF == w && writesAfter(rev) {
+				taken = true
+				break
+			}
+		}
+		if !taken {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// coPred returns the write right before w in coherence (Init if first).
+func (e *Engine) coPred(g *graph.Graph, loc int32, w graph.Pos) graph.Pos {
+	if i := g.CoIndex(loc, w); i > 0 {
+		return g.Locs[loc].Co[i-1]
+	}
+	return graph.Init
+}
+
+func unlockMisuse(t int32) *engine.Bug {
+	return &engine.Bug{Kind: engine.Misuse, Message: "unlock of unlocked mutex", G: t}
+}
+
+func diverged(t int32, what string) engine.Decision {
+	return engine.Failed(-1, 0, &engine.Bug{
+		Kind:    engine.Nondeterminism,
+		Message: "the program did something different when an execution was replayed (" + what + "): map iteration order, time, math/rand, or a goroutine not started with weft.Go?",
+		G:       t,
+	})
+}

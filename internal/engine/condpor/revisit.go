@@ -1,0 +1,306 @@
+package condpor
+
+import (
+	"fmt"
+
+	"weft.dev/weft/internal/engine"
+	"weft.dev/weft/internal/event"
+	"weft.dev/weft/internal/graph"
+)
+
+// revisits pushes the backward revisits that the write w, just placed in
+// coherence, allows: every read of its location that is not porf-before w,
+// was added the default way, may still be revisited, and whose deleted
+// events were all added the default way.
+func (e *Engine) revisits(f *frame, w graph.Pos) {
+	g := f.g
+	we := g.Ev(w)
+	loc := we.Loc
+	limit := int32(len(g.Order))
+	if we.RMW {
+		// Another update read the same write as w's read part (an
+		// atomicity violation that this graph exists to repair): only a
+		// revisit that deletes it may be taken.
+		rp := graph.Pos{T: w.T, I: w.I - 1}
+		src := g.Ev(rp).RF
+		for _, r := range g.Locs[loc].Reads {
+			if rev := g.Ev(r); r != rp && rev.RF == src && writesAfter(rev) {
+				s := rev.Stamp
+				if next := (graph.Pos{T: r.T, I: r.I + 1}); g.Has(next) {
+					s = g.Ev(next).Stamp
+				}
+				limit = min(limit, s)
+			}
+		}
+	}
+	coMax := g.CoMax(loc) == w
+	reads := g.Locs[loc].Reads
+	for i := len(reads) - 1; i >= 0; i-- {
+		r := reads[i]
+		rev := g.Ev(r)
+		if graph.InView(we.View, r) || !rev.Revisitable || !rev.AddedMax || rev.Stamp >= limit {
+			continue
+		}
+		if !coMax && e.seesLater(g, loc, r, w) {
+			continue
+		}
+		if e.maximal(g, r, w) {
+			f.items = append(f.items, item{kind: backward, a: r, b: w})
+		}
+	}
+}
+
+// seesLater reports whether the read r already sees (porf) a write that is
+// coherence-after w, or a read of one: r could not read w coherently.
+func (e *Engine) seesLater(g *graph.Graph, loc int32, r, w graph.Pos) bool {
+	view := viewOf(g, r)
+	co := g.Locs[loc].Co
+	for i := g.CoIndex(loc, w) + 1; i < len(co); i++ {
+		if graph.InView(view, co[i]) {
+			return true
+		}
+		for _, rr := range g.Locs[loc].Reads {
+			if rr != r && g.Ev(rr).RF == co[i] && graph.InView(view, rr) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// keptBy returns the membership test of the events a backward revisit of
+// r by w keeps: those added up to r, and w's porf prefix.
+func keptBy(g *graph.Graph, r, w graph.Pos) func(graph.Pos) bool {
+	rs := g.Ev(r).Stamp
+	wv := g.Ev(w).View
+	return func(p graph.Pos) bool {
+		return p.IsInit() || g.Ev(p).Stamp <= rs || graph.InView(wv, p)
+	}
+}
+
+// maximal is the maximal-extension condition for the revisit of r by w: r
+// and every event the revisit deletes were added the default way, so that
+// this revisit is taken from one graph only.
+func (e *Engine) maximal(g *graph.Graph, r, w graph.Pos) bool {
+	kept := keptBy(g, r, w)
+	we := g.Ev(w)
+	if !we.RMW {
+		// Of the coherence places of w that lead to the same revisited
+		// graph, only the one whose successor is kept (or last) counts.
+		if s, ok := g.CoSucc(we.Loc, w); ok && !kept(s) {
+			return false
+		}
+	}
+	for st := g.Ev(r).Stamp; int(st) < len(g.Order); st++ {
+		p := g.Order[st]
+		if p != r && kept(p) {
+			continue
+		}
+		ev := g.Ev(p)
+		switch ev.Kind {
+		case graph.Read, graph.Write:
+			if !ev.AddedMax {
+				return false
+			}
+			x := p
+			if ev.Kind == graph.Read {
+				x = ev.RF
+			}
+			co := g.Locs[ev.Loc].Co
+			for i := g.CoIndex(ev.Loc, x) + 1; i < len(co); i++ {
+				if co[i] != w && kept(co[i]) {
+					return false
+				}
+			}
+			if ev.Kind == graph.Read && !ev.RF.IsInit() && !kept(ev.RF) && g.Ev(ev.RF).Stamp > ev.Stamp {
+				return false
+			}
+		case graph.Choice:
+			if !ev.AddedMax {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// apply turns the frame's graph (or a copy of it) into the graph of
+// alternative it, and reports whether that graph is to be executed.
+func (e *Engine) apply(f *frame, it item) bool {
+	g := f.g
+	switch it.kind {
+	case forwardRead:
+		r, w := it.a, it.b
+		g.CutToStamp(g.Ev(r).Stamp)
+		ev := g.Ev(r)
+		g.SetRF(r, w, sync(&ev.Lab))
+		ev.AddedMax = false
+		if !g.Acyclic(r) {
+			return false
+		}
+		return e.complete(f, r)
+	case forwardWrite:
+		w, pred := it.a, it.b
+		g.CutToStamp(g.Ev(w).Stamp)
+		g.MoveCo(w, pred)
+		g.Ev(w).AddedMax = false
+		if !g.Acyclic(w) {
+			return false
+		}
+		e.revisits(f, w)
+		return true
+	case backward:
+		return e.backward(f, it.a, it.b)
+	}
+	panic("unreachable")
+}
+
+// complete adds the write part of the update read at r when its new value
+// makes it write, and reports whether the graph respects atomicity.
+func (e *Engine) complete(f *frame, r graph.Pos) bool {
+	g := f.g
+	ev := g.Ev(r)
+	if !ev.RMW {
+		return true
+	}
+	nv, writes, _ := ev.Lab.Update(ev.Val)
+	if !writes {
+		return true
+	}
+	w := e.addWritePart(f, r, nv)
+	if !g.Acyclic(w) {
+		return false
+	}
+	for _, o := range g.Locs[ev.Loc].Reads {
+		if oev := g.Ev(o); o != r && oev.RF == ev.RF && writesAfter(oev) {
+			// Two updates read the same write: the revisits just pushed
+			// repair it; this graph is not an execution.
+			return false
+		}
+	}
+	return true
+}
+
+// backward performs the revisit of r by w in a copy of the frame's graph,
+// restricted to the events it keeps, explored in a frame of its own.
+func (e *Engine) backward(f *frame, r, w graph.Pos) bool {
+	pg := f.g
+	pg.CutToStamp(pg.Ev(w).Stamp)
+	rs := pg.Ev(r).Stamp
+	wv := pg.Ev(w).View
+	view := make([]int32, len(pg.Threads))
+	for t := range pg.Threads {
+		evs := pg.Threads[t].Events
+		n := len(evs)
+		for n > 0 && evs[n-1].Stamp > rs {
+			n--
+		}
+		view[t] = int32(n - 1)
+		if t < len(wv) && wv[t] > view[t] {
+			view[t] = wv[t]
+		}
+	}
+	c := pg.Copy(view)
+	for _, p := range c.Order {
+		if graph.InView(wv, p) {
+			c.Ev(p).Revisitable = false
+		}
+	}
+	ev := c.Ev(r)
+	c.SetRF(r, w, sync(&ev.Lab))
+	ev.AddedMax = c.CoMax(ev.Loc) == w
+	child := &frame{g: c}
+	e.frames = append(e.frames, child)
+	if ev.Lab.Blocks(ev.Val) {
+		// A lock read handed a locked value: the goroutine waits instead.
+		c.RemoveEvent(r)
+		return true
+	}
+	ev.Recheck = ev.Lab.OKind == event.VarObj
+	if !c.Acyclic(r) || !e.complete(child, r) {
+		e.frames = e.frames[:len(e.frames)-1]
+		return false
+	}
+	return true
+}
+
+// race checks a new access of goroutine t to Var obj (at loc) against the
+// conflicting accesses in g.
+func (e *Engine) race(g *graph.Graph, t, obj, loc int32, write bool) *engine.Bug {
+	_, hb := baseView(g, t)
+	check := func(p graph.Pos) *engine.Bug {
+		if p.T == t || graph.InView(hb, p) {
+			return nil
+		}
+		return raceBug(g, obj, p, t, write)
+	}
+	for _, w := range g.Locs[loc].Co {
+		if b := check(w); b != nil {
+			return b
+		}
+	}
+	if write {
+		for _, r := range g.Locs[loc].Reads {
+			if b := check(r); b != nil {
+				return b
+			}
+		}
+	}
+	return nil
+}
+
+// raceRead checks the revisited Var read at p against the writes of its
+// location.
+func (e *Engine) raceRead(g *graph.Graph, p graph.Pos) *engine.Bug {
+	ev := g.Ev(p)
+	hb := ev.HB
+	obj := int32(-1)
+	for o, l := range e.locOf {
+		if l == ev.Loc {
+			obj = int32(o)
+		}
+	}
+	for _, w := range g.Locs[ev.Loc].Co {
+		if w.T != p.T && !graph.InView(hb, w) {
+			return raceBug(g, obj, w, p.T, false)
+		}
+	}
+	return nil
+}
+
+// raceBug describes a race between prev and an access of goroutine t, in
+// the words of the interleaving engines (objects by execution index).
+func raceBug(g *graph.Graph, obj int32, prev graph.Pos, t int32, write bool) *engine.Bug {
+	kinds := [2]string{"load", "store"}
+	pk := kinds[0]
+	if g.Ev(prev).Kind == graph.Write {
+		pk = kinds[1]
+	}
+	ck := kinds[0]
+	if write {
+		ck = kinds[1]
+	}
+	a, ak, b, bk := prev.T, pk, t, ck
+	if b < a {
+		a, ak, b, bk = b, bk, a, ak
+	}
+	return &engine.Bug{
+		Kind:    engine.DataRace,
+		Message: fmt.Sprintf("g%d's %s and g%d's %s of var#%d are not ordered by happens-before", a, ak, b, bk, obj),
+		G:       t,
+	}
+}
+
+// Schedule implements engine.Scheduler: an interleaving of the events
+// executed in the run that the interleaving semantics reproduces exactly.
+func (e *Engine) Schedule(*engine.Exec) []engine.Choice {
+	g := e.top().g
+	var out []engine.Choice
+	for _, p := range g.Linearize(e.executed) {
+		if ev := g.Ev(p); ev.Kind == graph.Write && ev.RMW {
+			continue // one step with its read part
+		}
+		out = append(out, engine.Choice{G: p.T})
+	}
+	return out
+}

@@ -1,0 +1,112 @@
+package graph
+
+// succs calls f with every event that must come after p in a sequentially
+// consistent execution: its program-order successor, the goroutine it
+// spawns, the joins of its goroutine's end, and for memory events the
+// reads-from, coherence and from-read successors (immediate coherence
+// successors suffice, coherence being total per location). Only events
+// for which in returns true are considered.
+func (g *Graph) succs(p Pos, in func(Pos) bool, f func(Pos)) {
+	ev := g.Ev(p)
+	if next := (Pos{T: p.T, I: p.I + 1}); g.Has(next) && in(next) {
+		f(next)
+	}
+	switch ev.Kind {
+	case Spawn:
+		if first := (Pos{T: ev.Lab.Arg, I: 0}); g.Has(first) && in(first) {
+			f(first)
+		}
+	case End:
+		for t := range g.Threads {
+			for i := range g.Threads[t].Events {
+				q := Pos{T: int32(t), I: int32(i)}
+				if e := &g.Threads[t].Events[i]; e.Kind == Join && e.RF == p && in(q) {
+					f(q)
+				}
+			}
+		}
+	case Write:
+		for _, r := range g.Locs[ev.Loc].Reads {
+			if g.Ev(r).RF == p && in(r) {
+				f(r)
+			}
+		}
+		if s, ok := g.coSuccIn(ev.Loc, p, in); ok {
+			f(s)
+		}
+	case Read:
+		if s, ok := g.coSuccIn(ev.Loc, ev.RF, in); ok && s != p {
+			f(s)
+		}
+	}
+}
+
+// coSuccIn returns the first write coherence-after w among those in.
+func (g *Graph) coSuccIn(l int32, w Pos, in func(Pos) bool) (Pos, bool) {
+	co := g.Locs[l].Co
+	for i := g.CoIndex(l, w) + 1; i < len(co); i++ {
+		if in(co[i]) {
+			return co[i], true
+		}
+	}
+	return Pos{}, false
+}
+
+func all(Pos) bool { return true }
+
+// Acyclic reports whether no cycle of program order, reads-from, coherence,
+// from-read, spawn and join edges goes through p: the check of sequential
+// consistency after p's edges changed in a graph that was consistent.
+func (g *Graph) Acyclic(p Pos) bool {
+	seen := make([]bool, len(g.Order))
+	stack := []Pos{p}
+	cycle := false
+	for len(stack) > 0 && !cycle {
+		q := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		g.succs(q, all, func(s Pos) {
+			if s == p {
+				cycle = true
+			}
+			if st := g.Ev(s).Stamp; !seen[st] {
+				seen[st] = true
+				stack = append(stack, s)
+			}
+		})
+	}
+	return !cycle
+}
+
+// Linearize returns the events for which in returns true in an order that
+// respects every edge of succs (a sequentially consistent interleaving),
+// preferring the earlier added among the events that may come next. The
+// events must be prefix-closed and consistent.
+func (g *Graph) Linearize(in func(Pos) bool) []Pos {
+	indeg := make([]int, len(g.Order))
+	var nodes []Pos
+	for _, p := range g.Order {
+		if !in(p) {
+			continue
+		}
+		nodes = append(nodes, p)
+		g.succs(p, in, func(s Pos) { indeg[g.Ev(s).Stamp]++ })
+	}
+	out := make([]Pos, 0, len(nodes))
+	done := make([]bool, len(g.Order))
+	for len(out) < len(nodes) {
+		progress := false
+		for _, p := range nodes {
+			if st := g.Ev(p).Stamp; !done[st] && indeg[st] == 0 {
+				done[st] = true
+				out = append(out, p)
+				g.succs(p, in, func(s Pos) { indeg[g.Ev(s).Stamp]-- })
+				progress = true
+				break
+			}
+		}
+		if !progress {
+			panic("weft: internal error: cyclic execution graph\n" + g.String())
+		}
+	}
+	return out
+}
