@@ -24,9 +24,9 @@ func NewCond(l Locker) *Cond { return &Cond{L: l} }
 // c.L again before returning, once woken by Signal or Broadcast. Calling it
 // without holding c.L is a Misuse bug (unlock of an unlocked mutex).
 func (c *Cond) Wait() {
-	runtime.Do(&c.n, event.Label{Kind: event.NotifyAdd, OKind: event.Notify}, "Cond.Wait")
+	ticket := runtime.Do(&c.n, event.Label{Kind: event.NotifyAdd, OKind: event.Notify}, "Cond.Wait").V
 	c.L.Unlock()
-	runtime.Do(&c.n, event.Label{Kind: event.NotifyWait, OKind: event.Notify}, "Cond.Wait")
+	runtime.Do(&c.n, event.Label{Kind: event.NotifyWait, OKind: event.Notify, A: ticket}, "Cond.Wait")
 	c.L.Lock()
 }
 

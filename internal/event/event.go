@@ -174,10 +174,35 @@ type Result struct {
 // the value read allows it, write it in the same atomic step.
 func (k Kind) Updates() bool {
 	switch k {
-	case RMW, Lock, TryLock, SemAcquire, SemRelease:
+	case RMW, Lock, TryLock, SemAcquire, SemRelease, NotifyAdd, NotifyOne, NotifyAll:
 		return true
 	}
 	return false
+}
+
+// notifyList is the value of a condition variable's notify list: the next
+// ticket to hand out, and the tickets taken but not yet notified, oldest
+// first. Values are never modified: an update makes a new one.
+type notifyList struct {
+	next    uint64
+	pending []uint64
+}
+
+func listOf(v Value) *notifyList {
+	if l, ok := v.P.(*notifyList); ok {
+		return l
+	}
+	return &notifyList{}
+}
+
+// Alternatives returns how many outcomes the operation has on a location
+// holding v: Cond.Signal wakes any one of the waiters, every other
+// operation has one outcome.
+func (l *Label) Alternatives(v Value) int {
+	if l.Kind == NotifyOne {
+		return max(1, len(listOf(v).pending))
+	}
+	return 1
 }
 
 // Blocks reports whether a blocking operation (Lock, SemAcquire) cannot
@@ -188,6 +213,12 @@ func (l *Label) Blocks(v Value) bool {
 		return v.N != 0
 	case SemAcquire:
 		return v.N == 0
+	case NotifyWait:
+		for _, t := range listOf(v).pending {
+			if t == l.A.N {
+				return true
+			}
+		}
 	}
 	return false
 }
@@ -196,10 +227,29 @@ func (l *Label) Blocks(v Value) bool {
 // old: the value it writes, whether it writes at all (a failed
 // CompareAndSwap or TryLock only reads), and the result its goroutine sees.
 // Mutexes hold 0 when unlocked and 1 when locked; semaphores hold their
-// count.
+// count. For operations with several outcomes, it is outcome 0.
 func (l *Label) Update(old Value) (nv Value, writes bool, res Result) {
+	return l.UpdateAlt(old, 0)
+}
+
+// UpdateAlt is Update with outcome alt of Alternatives(old).
+func (l *Label) UpdateAlt(old Value, alt int) (nv Value, writes bool, res Result) {
 	res = Result{V: old, From: -1}
 	switch l.Kind {
+	case NotifyAdd:
+		ol := listOf(old)
+		res.V = Value{N: ol.next}
+		pending := append(append(make([]uint64, 0, len(ol.pending)+1), ol.pending...), ol.next)
+		return Value{P: &notifyList{next: ol.next + 1, pending: pending}}, true, res
+	case NotifyOne:
+		ol := listOf(old)
+		if len(ol.pending) == 0 {
+			return old, true, res
+		}
+		pending := append(append(make([]uint64, 0, len(ol.pending)-1), ol.pending[:alt]...), ol.pending[alt+1:]...)
+		return Value{P: &notifyList{next: ol.next, pending: pending}}, true, res
+	case NotifyAll:
+		return Value{P: &notifyList{next: listOf(old).next}}, true, res
 	case Lock:
 		return Value{N: 1}, true, res
 	case TryLock:

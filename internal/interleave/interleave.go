@@ -11,6 +11,7 @@ package interleave
 import (
 	"fmt"
 
+	"weft.dev/weft/internal/class"
 	"weft.dev/weft/internal/engine"
 	"weft.dev/weft/internal/event"
 )
@@ -20,7 +21,7 @@ type Machine struct {
 	objs  []object
 	gs    []gstate
 	step  int32  // operations performed
-	class uint64 // commutative hash of the reads-from and coherence pairs
+	class class.Hash
 }
 
 type object struct {
@@ -29,16 +30,10 @@ type object struct {
 	writer int32  // step that wrote val, -1 for the initial value
 	last   evID   // last event that wrote the location (for coherence)
 	clock  vclock // synchronization carried by the location
-	ticket int32  // notify list: next ticket
-	queue  []waiter
 	lastW  access   // Var: last write
 	reads  []access // Var: reads since the last write
 }
 
-type waiter struct {
-	g      int32
-	ticket int32
-}
 
 // access is a Var access for race detection.
 type access struct {
@@ -49,18 +44,12 @@ type access struct {
 }
 
 // evID names an event canonically: goroutine and rank in the goroutine.
-type evID struct {
-	g   int32
-	idx int32
-}
+type evID = class.Event
 
-var initial = evID{g: -1, idx: -1}
+var initial = class.Init
 
 type gstate struct {
-	vc       vclock
-	notified bool   // its notify-list ticket was notified
-	notifier vclock // the clock of the notifier
-	by       evID   // the notify event that woke it
+	vc vclock
 }
 
 // Reset prepares the machine for a new execution.
@@ -74,7 +63,7 @@ func (m *Machine) Reset() {
 // Class returns a hash of the execution's reads-from and coherence relations
 // over canonical event names: two executions have the same class exactly when
 // they are Shasha-Snir equivalent (up to hash collisions).
-func (m *Machine) Class() uint64 { return m.class }
+func (m *Machine) Class() uint64 { return uint64(m.class) }
 
 func (m *Machine) obj(l *event.Label) *object {
 	for int(l.Obj) >= len(m.objs) {
@@ -102,10 +91,8 @@ func (m *Machine) Enabled(x *engine.Exec, g *engine.Goroutine) bool {
 	}
 	l := &g.Pending
 	switch l.Kind {
-	case event.Lock, event.SemAcquire:
+	case event.Lock, event.SemAcquire, event.NotifyWait:
 		return !l.Blocks(m.obj(l).val)
-	case event.NotifyWait:
-		return m.g(g.ID).notified
 	case event.Join:
 		t := x.G[l.Arg]
 		return t != nil && t.Status == engine.Ended
@@ -115,12 +102,11 @@ func (m *Machine) Enabled(x *engine.Exec, g *engine.Goroutine) bool {
 
 // Alternatives returns how many outcomes g's pending operation has.
 func (m *Machine) Alternatives(g *engine.Goroutine) int {
-	if l := &g.Pending; l.Kind == event.NotifyOne {
-		if n := len(m.obj(l).queue); n > 1 {
-			return n
-		}
+	l := &g.Pending
+	if l.Kind != event.NotifyOne {
+		return 1
 	}
-	return 1
+	return l.Alternatives(m.obj(l).val)
 }
 
 // Perform performs g's pending operation with outcome alt, writes its result
@@ -131,7 +117,7 @@ func (m *Machine) Perform(x *engine.Exec, g *engine.Goroutine, alt int) *engine.
 	m.g(max(int32(len(x.G)), l.Arg+1) - 1)
 	gs := m.g(g.ID)
 	gs.vc.tick(g.ID)
-	me := evID{g: g.ID, idx: g.Steps}
+	me := evID{G: g.ID, N: g.Steps}
 	step := m.step
 	m.step++
 	g.Result = event.Result{From: -1}
@@ -157,10 +143,13 @@ func (m *Machine) Perform(x *engine.Exec, g *engine.Goroutine, alt int) *engine.
 		if l.OKind == event.Atomic {
 			o.clock.set(gs.vc)
 		}
-	case event.RMW, event.Lock, event.TryLock, event.SemAcquire, event.SemRelease:
+	case event.RMW, event.Lock, event.TryLock, event.SemAcquire, event.SemRelease, event.NotifyAdd, event.NotifyOne, event.NotifyAll:
 		o := m.obj(l)
 		gs.vc.join(o.clock)
-		nv, writes, res := l.Update(o.val)
+		nv, writes, res := l.UpdateAlt(o.val, alt)
+		if l.Kind == event.NotifyOne {
+			m.class.Choice(me, int32(alt))
+		}
 		res.From = o.writer
 		g.Result = res
 		m.rf(me, o.last)
@@ -176,31 +165,11 @@ func (m *Machine) Perform(x *engine.Exec, g *engine.Goroutine, alt int) *engine.
 		m.rf(me, o.last)
 		m.write(o, me, step, event.Value{})
 		o.clock.set(gs.vc)
-	case event.NotifyAdd:
-		o := m.obj(l)
-		o.queue = append(o.queue, waiter{g: g.ID, ticket: o.ticket})
-		o.ticket++
-		gs.notified = false
-		m.touch(o, me, step)
 	case event.NotifyWait:
-		gs.notified = false
-		gs.vc.join(gs.notifier)
-		m.rf(me, gs.by)
-	case event.NotifyOne:
 		o := m.obj(l)
-		if len(o.queue) > 0 {
-			w := o.queue[alt]
-			o.queue = append(o.queue[:alt], o.queue[alt+1:]...)
-			m.notify(w.g, gs, me)
-		}
-		m.touch(o, me, step)
-	case event.NotifyAll:
-		o := m.obj(l)
-		for _, w := range o.queue {
-			m.notify(w.g, gs, me)
-		}
-		o.queue = o.queue[:0]
-		m.touch(o, me, step)
+		gs.vc.join(o.clock)
+		g.Result.V, g.Result.From = o.val, o.writer
+		m.rf(me, o.last)
 	case event.Spawn:
 		m.g(l.Arg).vc.set(gs.vc)
 	case event.Join:
@@ -215,12 +184,6 @@ func (m *Machine) Perform(x *engine.Exec, g *engine.Goroutine, alt int) *engine.
 	return nil
 }
 
-func (m *Machine) notify(id int32, by *gstate, ev evID) {
-	w := m.g(id)
-	w.notified = true
-	w.notifier.set(by.vc)
-	w.by = ev
-}
 
 // write makes v the value of o, written by event me at step.
 func (m *Machine) write(o *object, me evID, step int32, v event.Value) {
@@ -230,32 +193,9 @@ func (m *Machine) write(o *object, me evID, step int32, v event.Value) {
 	o.last = me
 }
 
-// touch records an update of a notify list, which reads and writes it.
-func (m *Machine) touch(o *object, me evID, step int32) {
-	m.rf(me, o.last)
-	m.co(me, o.last)
-	o.last = me
-	o.writer = step
-}
 
-// rf and co add a reads-from and a coherence pair to the class hash. The
-// hash is a sum, so the order in which pairs are added does not matter.
-func (m *Machine) rf(r, w evID)    { m.class += mix(1, r, w) }
-func (m *Machine) co(w, prev evID) { m.class += mix(2, w, prev) }
-
-func mix(tag uint64, a, b evID) uint64 {
-	h := tag*0x9e3779b97f4a7c15 ^ uint64(uint32(a.g))<<32 ^ uint64(uint32(a.idx))
-	h = splitmix(h)
-	h ^= uint64(uint32(b.g))<<32 ^ uint64(uint32(b.idx))
-	return splitmix(h)
-}
-
-func splitmix(x uint64) uint64 {
-	x += 0x9e3779b97f4a7c15
-	x = (x ^ x>>30) * 0xbf58476d1ce4e5b9
-	x = (x ^ x>>27) * 0x94d049bb133111eb
-	return x ^ x>>31
-}
+func (m *Machine) rf(r, w evID) { m.class.RF(class.Event(r), class.Event(w)) }
+func (m *Machine) co(w, prev evID) { m.class.Co(class.Event(w), class.Event(prev)) }
 
 // race checks a Var access against the accesses it conflicts with.
 func (m *Machine) race(o *object, gs *gstate, id, step int32, l *event.Label) *engine.Bug {

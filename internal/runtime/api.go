@@ -2,7 +2,8 @@ package runtime
 
 import (
 	"fmt"
-	goruntime "runtime"
+	"reflect"
+	"runtime"
 
 	"weft.dev/weft/internal/engine"
 	"weft.dev/weft/internal/event"
@@ -48,7 +49,7 @@ func (d *driver) strayCall(what string) {
 	p := callerPos()
 	msg := fmt.Sprintf("%s was called at %s:%d by a goroutine that weft does not run: start goroutines with weft.Go, not the go statement", what, p.File, p.Line)
 	d.stray.CompareAndSwap(nil, &msg)
-	goruntime.Goexit()
+	runtime.Goexit()
 }
 
 // Do performs the visible operation lab on o for the calling goroutine and
@@ -58,10 +59,17 @@ func Do(o *Obj, lab event.Label, what string) event.Result {
 	lab.Obj = x.bind(o, lab.OKind)
 	r := g.op(lab)
 	if r.Panic != nil {
-		panic(r.Panic)
+		raise(r.Panic)
 	}
 	return r
 }
+
+// raise panics with v on behalf of the program: the operation it called
+// panics, as its standard library counterpart would.
+func raise(v any) { panic(v) }
+
+// raiseName is raise's function name: its panics are the program's.
+var raiseName = runtime.FuncForPC(reflect.ValueOf(raise).Pointer()).Name()
 
 // Go starts fn on a new modelled goroutine.
 func Go(fn func()) Handle {

@@ -95,8 +95,8 @@ func (g *goroutine) exit() {
 	if x.over {
 		return
 	}
-	stack, at := panicStack()
-	if at.File == "" || strings.Contains(at.Func, "weft/internal/") {
+	stack, at, internal := panicStack()
+	if internal {
 		// The panic comes from weft itself, not from the program.
 		x.d.internalError(fmt.Sprintf("%v\n%s", r, debug.Stack()))
 		x.end(engine.Ending{Kind: engine.Dropped})
@@ -152,32 +152,38 @@ func (g *goroutine) blockForever() {
 
 // panicStack returns the stack of the panicking goroutine from the frame
 // that panicked to the goroutine's function, without the frames of the
-// runtime and of weft, and the position of the innermost frame. It must be
-// called from the deferred function that recovered.
-func panicStack() (string, Pos) {
+// runtime and of weft, and the position of the innermost frame of the
+// program; internal reports that the panic comes from weft's internal
+// packages rather than from the program. It must be called from the
+// deferred function that recovered.
+func panicStack() (stack string, at Pos, internal bool) {
 	var pcs [64]uintptr
 	n := runtime.Callers(1, pcs[:])
 	frames := runtime.CallersFrames(pcs[:n])
 	var b strings.Builder
-	var at Pos
-	inPanic := false
+	origin := false // the next frame is the one that panicked
 	for {
 		f, more := frames.Next()
 		switch {
 		case f.Function == "runtime.gopanic" || f.Function == "runtime.sigpanic" || f.Function == "runtime.panicwrap":
-			inPanic = true
+			origin = true
 			b.Reset()
-			at = Pos{}
-		case inPanic && at.File == "" && strings.Contains(f.Function, "weft/internal/"):
-			at = Pos{Func: f.Function, File: f.File, Line: f.Line}
-		case inPanic && !isWeftFrame(f.Function) && !strings.HasPrefix(f.Function, "runtime.") && !strings.HasPrefix(f.Function, "iter."):
+			at, internal = Pos{}, false
+			continue
+		case origin && strings.HasPrefix(f.Function, "runtime."):
+			continue // runtime helpers of the panic (panicmem, panicIndex...)
+		case origin:
+			internal = isInternal(f.Function)
+		}
+		origin = false
+		if !isWeftFrame(f.Function) && !strings.HasPrefix(f.Function, "runtime.") && !strings.HasPrefix(f.Function, "iter.") {
 			if at.File == "" {
 				at = Pos{Func: f.Function, File: f.File, Line: f.Line}
 			}
 			fmt.Fprintf(&b, "%s\n\t%s:%d\n", f.Function, f.File, f.Line)
 		}
 		if !more {
-			return b.String(), at
+			return b.String(), at, internal
 		}
 	}
 }

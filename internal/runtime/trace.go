@@ -130,6 +130,9 @@ var modulePrefix = func() string {
 // the program under test (which may live in the same module, as the
 // examples and the external tests do).
 func isWeftFrame(fn string) bool {
+	if pkg := packageOf(fn); strings.HasSuffix(pkg, "_test") || strings.Contains(pkg, "/examples/") {
+		return false
+	}
 	if strings.HasPrefix(fn, modulePrefix[:len(modulePrefix)-1]+".") {
 		return true
 	}
@@ -143,6 +146,21 @@ func isWeftFrame(fn string) bool {
 		}
 	}
 	return false
+}
+
+// packageOf returns the import path of the package of function fn.
+func packageOf(fn string) string {
+	slash := strings.LastIndexByte(fn, '/')
+	if dot := strings.IndexByte(fn[slash+1:], '.'); dot >= 0 {
+		return fn[:slash+1+dot]
+	}
+	return fn
+}
+
+// isInternal reports whether fn belongs to weft's internal packages, whose
+// panics are failures of weft itself.
+func isInternal(fn string) bool {
+	return isWeftFrame(fn) && strings.HasPrefix(fn, modulePrefix+"internal/") && fn != raiseName
 }
 
 // callerPos returns the position of the innermost caller outside weft. It

@@ -31,6 +31,7 @@ package condpor
 import (
 	"fmt"
 
+	"weft.dev/weft/internal/class"
 	"weft.dev/weft/internal/engine"
 	"weft.dev/weft/internal/event"
 	"weft.dev/weft/internal/graph"
@@ -42,6 +43,7 @@ const (
 	forwardRead  itemKind = iota // read a reads from write b
 	forwardWrite                 // write a goes right after write b in coherence
 	backward                     // write b revisits read a
+	choose                       // the update read at a takes outcome b.I
 )
 
 // item is an alternative to explore. It names events by position, which
@@ -73,6 +75,9 @@ type Engine struct {
 	// violate the atomicity of read-modify-writes until a revisit repairs
 	// them: they are not executions.
 	Moot int
+	// OnComplete, when set, is called with the class of every execution
+	// that ends with every goroutine returned (see package class).
+	OnComplete func(class uint64)
 
 	buf []graph.Pos
 }
@@ -122,7 +127,52 @@ func (e *Engine) reset() {
 func (e *Engine) Exhaustive() bool { return true }
 
 // End implements engine.Engine.
-func (e *Engine) End(*engine.Exec, engine.Ending) {}
+func (e *Engine) End(_ *engine.Exec, end engine.Ending) {
+	if e.OnComplete != nil && end.Kind == engine.Completed {
+		e.OnComplete(e.class())
+	}
+}
+
+// class returns the equivalence class of the execution that just ran.
+func (e *Engine) class() uint64 {
+	g := e.top().g
+	ops := make([][]int32, len(g.Threads))
+	for t, th := range g.Threads {
+		n := int32(0)
+		ops[t] = make([]int32, len(th.Events))
+		for i := range th.Events {
+			if ev := &th.Events[i]; ev.Kind == graph.Write && ev.RMW {
+				ops[t][i] = n - 1 // one operation with its read part
+				continue
+			}
+			ops[t][i] = n
+			n++
+		}
+	}
+	name := func(p graph.Pos) class.Event {
+		if p.IsInit() {
+			return class.Init
+		}
+		return class.Event{G: p.T, N: ops[p.T][p.I]}
+	}
+	var h class.Hash
+	for _, p := range g.Order {
+		switch ev := g.Ev(p); ev.Kind {
+		case graph.Read:
+			h.RF(name(p), name(ev.RF))
+			if ev.Lab.Kind == event.NotifyOne {
+				h.Choice(name(p), ev.Outcome)
+			}
+		case graph.Write:
+			pred := e.coPred(g, ev.Loc, p)
+			h.Co(name(p), name(pred))
+			if ev.Lab.Kind == event.Unlock {
+				h.RF(name(p), name(pred))
+			}
+		}
+	}
+	return uint64(h)
+}
 
 // Step implements engine.Engine.
 func (e *Engine) Step(x *engine.Exec) engine.Decision {
@@ -191,7 +241,7 @@ func (e *Engine) replay(x *engine.Exec) engine.Decision {
 			gr.Result.V = ev.Val
 			break
 		}
-		nv, writes, res := ev.Lab.Update(ev.Val)
+		nv, writes, res := ev.Lab.UpdateAlt(ev.Val, int(ev.Outcome))
 		gr.Result = res
 		if !writes {
 			break
@@ -215,7 +265,7 @@ func (e *Engine) replay(x *engine.Exec) engine.Decision {
 	case graph.Block:
 		gr.Status = engine.Blocked
 	}
-	return engine.Decision{Verdict: engine.Run, G: t}
+	return engine.Decision{Verdict: engine.Run, G: t, Alt: ev.Outcome}
 }
 
 // matches reports whether the pending operation l of a goroutine is the
@@ -302,7 +352,7 @@ func (e *Engine) enabled(g *graph.Graph, x *engine.Exec, gr *engine.Goroutine) b
 	}
 	l := &gr.Pending
 	switch l.Kind {
-	case event.Lock, event.SemAcquire:
+	case event.Lock, event.SemAcquire, event.NotifyWait:
 		return !l.Blocks(e.value(g, l))
 	case event.Join:
 		return ended(g, l.Arg)
@@ -324,7 +374,7 @@ func ended(g *graph.Graph, t int32) bool {
 // already there (fewer backward revisits).
 func loadLike(k event.Kind) bool {
 	switch k {
-	case event.Load, event.RMW, event.Lock, event.TryLock, event.SemAcquire:
+	case event.Load, event.RMW, event.Lock, event.TryLock, event.SemAcquire, event.NotifyWait:
 		return true
 	}
 	return false
@@ -387,7 +437,7 @@ func (e *Engine) add(x *engine.Exec, gr *engine.Goroutine) engine.Decision {
 	gr.Result = event.Result{From: -1}
 	ev := graph.Event{Lab: l, Loc: -1, AddedMax: true, Revisitable: true}
 	switch l.Kind {
-	case event.Load:
+	case event.Load, event.NotifyWait:
 		loc := e.loc(g, &l)
 		if l.OKind == event.VarObj {
 			if b := e.race(g, t, l.Obj, loc, false); b != nil {
@@ -412,9 +462,10 @@ func (e *Engine) add(x *engine.Exec, gr *engine.Goroutine) engine.Decision {
 			}
 		}
 		e.addWrite(f, t, l, loc, v)
-	case event.RMW, event.Lock, event.TryLock, event.SemAcquire, event.SemRelease:
+	case event.RMW, event.Lock, event.TryLock, event.SemAcquire, event.SemRelease, event.NotifyAdd, event.NotifyOne, event.NotifyAll:
 		loc := e.loc(g, &l)
 		p := e.addRead(f, t, l, loc)
+		e.outcomes(f, p)
 		nv, writes, res := l.Update(g.Ev(p).Val)
 		gr.Result = res
 		if writes {
@@ -445,6 +496,17 @@ func (e *Engine) add(x *engine.Exec, gr *engine.Goroutine) engine.Decision {
 	}
 	e.cursor[t] = int32(len(g.Threads[t].Events))
 	return engine.Decision{Verdict: engine.Run, G: t}
+}
+
+// outcomes gives the update read at p its default outcome and pushes the
+// others as alternatives.
+func (e *Engine) outcomes(f *frame, p graph.Pos) {
+	ev := f.g.Ev(p)
+	ev.Outcome = 0
+	ev.Alts = int32(ev.Lab.Alternatives(ev.Val))
+	for o := int32(1); o < ev.Alts; o++ {
+		f.items = append(f.items, item{kind: choose, a: p, b: graph.Pos{I: o}})
+	}
 }
 
 // sync reports whether reading what l reads synchronizes (all but Var).

@@ -2,7 +2,9 @@ package condpor_test
 
 import (
 	"fmt"
+	"maps"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"weft.dev/weft"
@@ -217,47 +219,76 @@ func BenchmarkFibBench(b *testing.B) {
 
 // outcome is what an engine found on a program.
 type outcome struct {
-	complete int
-	bug      bool
-	stopped  bool // a limit cut the exploration
+	classes map[uint64]int // complete executions by class
+	bugs    []string
+	stopped bool // a limit cut the exploration
 }
 
-// reference explores p with dfs and counts the Shasha-Snir classes of its
-// complete executions.
-func reference(p progtest.Program, limit int) outcome {
+// reference explores body with dfs and collects the Shasha-Snir classes of
+// its complete executions.
+func reference(body func(), limit int) outcome {
 	d := dfs.New(engine.Config{}).(*dfs.Engine)
-	classes := map[uint64]bool{}
-	d.OnComplete = func(c uint64) { classes[c] = true }
-	rep := runtime.Run(p.Body(), runtime.Config{Engine: d, MaxExecutions: limit, AllBugs: true, MaxSteps: 1000})
-	return outcome{complete: len(classes), bug: len(rep.Bugs) > 0, stopped: !rep.Exhaustive}
+	o := outcome{classes: map[uint64]int{}}
+	d.OnComplete = func(c uint64) { o.classes[c]++ }
+	rep := runtime.Run(body, runtime.Config{Engine: d, MaxExecutions: limit, AllBugs: true, MaxSteps: 1000})
+	for _, f := range rep.Bugs {
+		o.bugs = append(o.bugs, f.Bug.Kind.String()+": "+f.Bug.Message)
+	}
+	o.stopped = !rep.Exhaustive
+	return o
 }
 
-func optimal(p progtest.Program) (outcome, *runtime.Report) {
-	rep := runtime.Run(p.Body(), runtime.Config{Engine: condpor.New(engine.Config{}), AllBugs: true, MaxSteps: 1000})
-	return outcome{complete: rep.Complete, bug: len(rep.Bugs) > 0}, rep
+// optimal explores body with condpor and collects the classes of its
+// complete executions.
+func optimal(body func()) outcome {
+	c := condpor.New(engine.Config{}).(*condpor.Engine)
+	o := outcome{classes: map[uint64]int{}}
+	c.OnComplete = func(k uint64) { o.classes[k]++ }
+	rep := runtime.Run(body, runtime.Config{Engine: c, AllBugs: true, MaxSteps: 1000})
+	for _, f := range rep.Bugs {
+		o.bugs = append(o.bugs, f.Bug.Kind.String()+": "+f.Bug.Message)
+	}
+	return o
 }
 
-// differential compares condpor with dfs on one program: when dfs finds no
-// bug, condpor must explore exactly as many complete executions as dfs
-// finds classes; and both must agree on whether the program has a bug.
-func differential(t *testing.T, p progtest.Program) bool {
+// compare checks condpor against dfs on one program: both agree on whether
+// the program has a bug; when it has none, condpor explores each class that
+// dfs finds exactly once, and nothing else.
+func compare(t *testing.T, name string, body func()) bool {
 	t.Helper()
-	ref := reference(p, 20_000)
+	ref := reference(body, 20_000)
 	if ref.stopped {
 		return false
 	}
-	got, rep := optimal(p)
-	if got.bug != ref.bug {
-		var bugs []string
-		for _, f := range rep.Bugs {
-			bugs = append(bugs, f.Bug.Message)
-		}
-		t.Fatalf("program\n%v: dfs found a bug: %v, condpor found a bug: %v %v", p, ref.bug, got.bug, bugs)
+	got := optimal(body)
+	if (len(got.bugs) > 0) != (len(ref.bugs) > 0) {
+		t.Fatalf("%s: dfs found bugs %q, condpor found %q", name, ref.bugs, got.bugs)
 	}
-	if !ref.bug && got.complete != ref.complete {
-		t.Fatalf("program\n%v: condpor explored %d complete executions, dfs found %d classes", p, got.complete, ref.complete)
+	if len(ref.bugs) > 0 {
+		return true
+	}
+	for c, n := range got.classes {
+		if n > 1 {
+			t.Errorf("%s: condpor explored a class %d times", name, n)
+		}
+		if ref.classes[c] == 0 {
+			t.Errorf("%s: condpor explored a class that dfs never saw", name)
+		}
+	}
+	for c := range ref.classes {
+		if got.classes[c] == 0 {
+			t.Errorf("%s: condpor missed a class", name)
+		}
+	}
+	if t.Failed() {
+		t.FailNow()
 	}
 	return true
+}
+
+func differential(t *testing.T, p progtest.Program) bool {
+	t.Helper()
+	return compare(t, "program\n"+p.String(), p.Body())
 }
 
 var diffKinds = []progtest.OpKind{progtest.Load, progtest.Store, progtest.Add, progtest.CAS, progtest.Assume}
@@ -299,4 +330,178 @@ func FuzzDifferential(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		differential(t, progtest.FromBytes(data))
 	})
+}
+
+// TestPrimitives runs the scenarios of every primitive of weft/sync under
+// condpor and under dfs: they must agree on bugs, and without bugs condpor
+// must explore exactly dfs's classes, once each.
+func TestPrimitives(t *testing.T) {
+	for _, s := range primitiveScenarios {
+		t.Run(s.name, func(t *testing.T) {
+			ref := reference(s.body, 1_000_000)
+			got := optimal(s.body)
+			kinds := func(bugs []string) map[string]bool {
+				m := map[string]bool{}
+				for _, b := range bugs {
+					m[b[:strings.IndexByte(b, ':')]] = true
+				}
+				return m
+			}
+			want := map[string]bool{}
+			for _, k := range s.want {
+				want[k.String()] = true
+			}
+			if !maps.Equal(kinds(ref.bugs), want) || !maps.Equal(kinds(got.bugs), want) {
+				t.Fatalf("bugs: dfs %q, condpor %q; want kinds %v", ref.bugs, got.bugs, s.want)
+			}
+			compare(t, s.name, s.body)
+		})
+	}
+}
+
+var primitiveScenarios = []struct {
+	name   string
+	body func()
+	want []engine.BugKind
+}{
+	{"trylock", func() {
+		var m sync.Mutex
+		g := weft.Go(func() {
+			if m.TryLock() {
+				m.Unlock()
+			}
+		})
+		m.Lock()
+		m.Unlock()
+		g.Join()
+	}, nil},
+	{"rwmutex", func() {
+		var rw sync.RWMutex
+		var v weft.Var[int]
+		g := weft.Go(func() { rw.Lock(); v.Store(1); rw.Unlock() })
+		h := weft.Go(func() { rw.RLock(); v.Load(); rw.RUnlock() })
+		rw.RLock()
+		v.Load()
+		rw.RUnlock()
+		joinAll(g, h)
+	}, nil},
+	{"recursive rlock", func() {
+		var rw sync.RWMutex
+		rw.RLock()
+		g := weft.Go(func() { rw.Lock(); rw.Unlock() })
+		rw.RLock()
+		rw.RUnlock()
+		rw.RUnlock()
+		g.Join()
+	}, []engine.BugKind{engine.Deadlock}},
+	{"waitgroup", func() {
+		var wg sync.WaitGroup
+		var v weft.Var[int]
+		wg.Add(2)
+		weft.Go(func() { v.Store(1); wg.Done() })
+		weft.Go(func() { wg.Done() })
+		wg.Wait()
+		v.Load()
+	}, nil},
+	{"waitgroup race", func() {
+		var wg sync.WaitGroup
+		var v weft.Var[int]
+		wg.Add(1)
+		weft.Go(func() { wg.Done(); v.Store(1) })
+		wg.Wait()
+		v.Load()
+	}, []engine.BugKind{engine.DataRace}},
+	{"once", func() {
+		var o sync.Once
+		var v weft.Var[int]
+		f := func() { v.Store(v.Load() + 1) }
+		g := weft.Go(func() { o.Do(f); v.Load() })
+		o.Do(f)
+		g.Join()
+		weft.Assert(v.Load() == 1, "f ran %d times", v.Load())
+	}, nil},
+	{"cond signal", func() {
+		var m sync.Mutex
+		c := sync.NewCond(&m)
+		var ready weft.Var[bool]
+		g := weft.Go(func() {
+			m.Lock()
+			for !ready.Load() {
+				c.Wait()
+			}
+			m.Unlock()
+		})
+		m.Lock()
+		ready.Store(true)
+		c.Signal()
+		m.Unlock()
+		g.Join()
+	}, nil},
+	{"cond signal two waiters", func() {
+		var m sync.Mutex
+		c := sync.NewCond(&m)
+		var n atomic.Int32
+		wait := func() { m.Lock(); n.Add(1); c.Wait(); m.Unlock() }
+		g, h := weft.Go(wait), weft.Go(wait)
+		m.Lock()
+		weft.Assume(n.Load() == 2)
+		c.Signal()
+		c.Signal()
+		m.Unlock()
+		joinAll(g, h)
+	}, nil},
+	{"cond lost signal", func() {
+		var m sync.Mutex
+		c := sync.NewCond(&m)
+		g := weft.Go(func() { m.Lock(); c.Wait(); m.Unlock() })
+		m.Lock()
+		c.Signal()
+		m.Unlock()
+		g.Join()
+	}, []engine.BugKind{engine.Deadlock}},
+	{"broadcast", func() {
+		var m sync.Mutex
+		c := sync.NewCond(&m)
+		var n atomic.Int32
+		wait := func() { m.Lock(); n.Add(1); c.Wait(); m.Unlock() }
+		g, h := weft.Go(wait), weft.Go(wait)
+		m.Lock()
+		weft.Assume(n.Load() == 2)
+		c.Broadcast()
+		m.Unlock()
+		joinAll(g, h)
+	}, nil},
+	{"lock order deadlock", func() {
+		var a, b sync.Mutex
+		g := weft.Go(func() { a.Lock(); b.Lock(); b.Unlock(); a.Unlock() })
+		b.Lock()
+		a.Lock()
+		a.Unlock()
+		b.Unlock()
+		g.Join()
+	}, []engine.BugKind{engine.Deadlock}},
+	{"leak", func() {
+		var m sync.Mutex
+		m.Lock()
+		weft.Go(func() { m.Lock() })
+	}, []engine.BugKind{engine.GoroutineLeak}},
+	{"unlock of unlocked", func() {
+		var m sync.Mutex
+		g := weft.Go(func() { m.Lock(); m.Unlock() })
+		m.Unlock()
+		g.Join()
+	}, []engine.BugKind{engine.Misuse}},
+	{"spin", func() {
+		var x atomic.Int32
+		for x.Load() == 0 {
+		}
+	}, []engine.BugKind{engine.StepLimit}},
+	{"panic", func() {
+		var x atomic.Int32
+		g := weft.Go(func() { x.Store(1) })
+		if x.Load() == 1 {
+			panic("boom")
+		}
+		g.Join()
+	}, []engine.BugKind{engine.Panic}},
 }

@@ -138,7 +138,7 @@ func (e *Engine) apply(f *frame, it item) bool {
 		if !g.Acyclic(r) {
 			return false
 		}
-		return e.complete(f, r)
+		return e.complete(f, r, true)
 	case forwardWrite:
 		w, pred := it.a, it.b
 		g.CutToStamp(g.Ev(w).Stamp)
@@ -151,19 +151,31 @@ func (e *Engine) apply(f *frame, it item) bool {
 		return true
 	case backward:
 		return e.backward(f, it.a, it.b)
+	case choose:
+		r := it.a
+		g.CutToStamp(g.Ev(r).Stamp)
+		ev := g.Ev(r)
+		ev.Outcome = it.b.I
+		ev.AddedMax = false
+		return e.complete(f, r, false)
 	}
 	panic("unreachable")
 }
 
-// complete adds the write part of the update read at r when its new value
-// makes it write, and reports whether the graph respects atomicity.
-func (e *Engine) complete(f *frame, r graph.Pos) bool {
+// complete adds the write part of the update read at r when its value
+// makes it write, and reports whether the graph respects atomicity. When
+// the read has just changed what it reads (changed), its outcome is reset
+// to the default and the others are pushed.
+func (e *Engine) complete(f *frame, r graph.Pos, changed bool) bool {
 	g := f.g
 	ev := g.Ev(r)
 	if !ev.RMW {
 		return true
 	}
-	nv, writes, _ := ev.Lab.Update(ev.Val)
+	if changed {
+		e.outcomes(f, r)
+	}
+	nv, writes, _ := ev.Lab.UpdateAlt(ev.Val, int(ev.Outcome))
 	if !writes {
 		return true
 	}
@@ -217,7 +229,7 @@ func (e *Engine) backward(f *frame, r, w graph.Pos) bool {
 		return true
 	}
 	ev.Recheck = ev.Lab.OKind == event.VarObj
-	if !c.Acyclic(r) || !e.complete(child, r) {
+	if !c.Acyclic(r) || !e.complete(child, r, true) {
 		e.frames = e.frames[:len(e.frames)-1]
 		return false
 	}
@@ -297,10 +309,11 @@ func (e *Engine) Schedule(*engine.Exec) []engine.Choice {
 	g := e.top().g
 	var out []engine.Choice
 	for _, p := range g.Linearize(e.executed) {
-		if ev := g.Ev(p); ev.Kind == graph.Write && ev.RMW {
+		ev := g.Ev(p)
+		if ev.Kind == graph.Write && ev.RMW {
 			continue // one step with its read part
 		}
-		out = append(out, engine.Choice{G: p.T})
+		out = append(out, engine.Choice{G: p.T, Alt: ev.Outcome})
 	}
 	return out
 }
