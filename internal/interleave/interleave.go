@@ -20,20 +20,19 @@ import (
 type Machine struct {
 	objs  []object
 	gs    []gstate
-	step  int32  // operations performed
+	step  int32 // operations performed
 	class class.Hash
 }
 
 type object struct {
 	kind   event.ObjKind
 	val    event.Value
-	writer int32  // step that wrote val, -1 for the initial value
-	last   evID   // last event that wrote the location (for coherence)
-	clock  vclock // synchronization carried by the location
+	writer int32    // step that wrote val, -1 for the initial value
+	last   evID     // last event that wrote the location (for coherence)
+	clock  vclock   // synchronization carried by the location
 	lastW  access   // Var: last write
 	reads  []access // Var: reads since the last write
 }
-
 
 // access is a Var access for race detection.
 type access struct {
@@ -184,7 +183,6 @@ func (m *Machine) Perform(x *engine.Exec, g *engine.Goroutine, alt int) *engine.
 	return nil
 }
 
-
 // write makes v the value of o, written by event me at step.
 func (m *Machine) write(o *object, me evID, step int32, v event.Value) {
 	o.val = v
@@ -193,8 +191,7 @@ func (m *Machine) write(o *object, me evID, step int32, v event.Value) {
 	o.last = me
 }
 
-
-func (m *Machine) rf(r, w evID) { m.class.RF(class.Event(r), class.Event(w)) }
+func (m *Machine) rf(r, w evID)    { m.class.RF(class.Event(r), class.Event(w)) }
 func (m *Machine) co(w, prev evID) { m.class.Co(class.Event(w), class.Event(prev)) }
 
 // race checks a Var access against the accesses it conflicts with.

@@ -360,7 +360,7 @@ func TestPrimitives(t *testing.T) {
 }
 
 var primitiveScenarios = []struct {
-	name   string
+	name string
 	body func()
 	want []engine.BugKind
 }{
