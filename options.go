@@ -28,9 +28,11 @@ type config struct {
 	domain        *[2]int64
 }
 
-// WithEngine selects the exploration engine: "dfs" explores every
-// interleaving (the reference, exponential: for small programs) and "random"
-// samples executions.
+// WithEngine selects the exploration engine: "condpor" (the default)
+// explores each equivalence class of executions exactly once (optimal
+// dynamic partial order reduction), "dfs" explores every interleaving (the
+// reference, exponential: for small programs) and "random" samples
+// executions.
 func WithEngine(name string) Option { return func(c *config) { c.engine = name } }
 
 // WithMaxExecutions stops the exploration after n executions; the result is
@@ -71,7 +73,7 @@ func WithExplicitDomain(lo, hi int64) Option {
 }
 
 // defaultEngine is the engine used when none is chosen.
-const defaultEngine = "dfs"
+const defaultEngine = "condpor"
 
 func newConfig(opts []Option) (*config, error) {
 	c := &config{engine: defaultEngine, solver: "builtin"}

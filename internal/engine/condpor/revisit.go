@@ -310,8 +310,15 @@ func (e *Engine) Schedule(*engine.Exec) []engine.Choice {
 	var out []engine.Choice
 	for _, p := range g.Linearize(e.executed) {
 		ev := g.Ev(p)
+		if ev.Kind == graph.Read && ev.RMW {
+			if next := (graph.Pos{T: p.T, I: p.I + 1}); e.executed(next) && g.Ev(next).Kind == graph.Write && g.Ev(next).RMW {
+				// The update happens at once where its write part is:
+				// nothing but its write part depends on its read part.
+				continue
+			}
+		}
 		if ev.Kind == graph.Write && ev.RMW {
-			continue // one step with its read part
+			ev = g.Ev(graph.Pos{T: p.T, I: p.I - 1})
 		}
 		out = append(out, engine.Choice{G: p.T, Alt: ev.Outcome})
 	}
