@@ -1,0 +1,253 @@
+package graph
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"weft.dev/weft/internal/event"
+)
+
+// build makes a graph from bytes: each pair of bytes adds one event to a
+// goroutine (spawning goroutines on the way), reading from or placing in
+// coherence among the existing writes of a location as the bytes say.
+func build(data []byte) *Graph {
+	g := New()
+	threads := 1
+	if len(data) > 80 {
+		data = data[:80] // checking views is cubic: keep graphs small
+	}
+	for len(data) >= 2 {
+		a, b := data[0], data[1]
+		data = data[2:]
+		t := int32(int(a) % threads)
+		loc := int32(a>>4) % 3
+		switch b % 5 {
+		case 0: // spawn
+			if threads >= 4 {
+				continue
+			}
+			g.Add(t, Event{Kind: Spawn, Loc: -1, Lab: event.Label{Kind: event.Spawn, Arg: int32(threads)}, AddedMax: true}, false)
+			threads++
+		case 1, 2: // read a coherent-ish write (any write: consistency is not the point here)
+			co := g.Loc(loc).Co
+			rf := Init
+			if n := len(co); n > 0 && b/5%3 != 0 {
+				rf = co[int(b/15)%n]
+			}
+			if rf.T == t && !rf.IsInit() {
+				rf = Init
+			}
+			g.Add(t, Event{Kind: Read, Loc: loc, RF: rf, Val: g.Value(rf)}, b%2 == 0)
+		default: // write, placed after a random write
+			co := g.Loc(loc).Co
+			p := g.Add(t, Event{Kind: Write, Loc: loc, Val: event.Value{N: uint64(b)}}, false)
+			pred := Init
+			if n := len(co); n > 0 && b/5%2 == 0 {
+				pred = co[int(b/10)%n]
+			}
+			g.InsertCo(p, pred)
+		}
+	}
+	return g
+}
+
+// reaches computes porf (program order, reads-from, spawn) reachability by
+// search, to check the views against.
+func reaches(g *Graph, a, b Pos, sync bool) bool {
+	seen := map[Pos]bool{}
+	var visit func(p Pos) bool
+	visit = func(p Pos) bool {
+		if p == a {
+			return true
+		}
+		if seen[p] || p.IsInit() {
+			return false
+		}
+		seen[p] = true
+		ev := g.Ev(p)
+		var pred Pos
+		if p.I > 0 {
+			pred = Pos{T: p.T, I: p.I - 1}
+		} else {
+			pred = g.Threads[p.T].Spawn
+		}
+		if !pred.IsInit() && visit(pred) {
+			return true
+		}
+		if ev.Kind == Read && !ev.RF.IsInit() && (!sync || ev.HB != nil && isSync(g, p)) {
+			return visit(ev.RF)
+		}
+		return false
+	}
+	return visit(b)
+}
+
+// isSync reports whether the read at p was added as synchronizing: its hb
+// view then contains its source.
+func isSync(g *Graph, p Pos) bool {
+	ev := g.Ev(p)
+	return InView(ev.HB, ev.RF)
+}
+
+func checkViews(t *testing.T, g *Graph) {
+	t.Helper()
+	for _, a := range g.Order {
+		for _, b := range g.Order {
+			if got, want := g.Before(a, b), reaches(g, a, b, false); got != want {
+				t.Fatalf("Before(%v, %v) = %v, search says %v\n%v", a, b, got, want, g)
+			}
+			if g.HBBefore(a, b) && !g.Before(a, b) {
+				t.Fatalf("%v happens before %v but is not porf-before it", a, b)
+			}
+		}
+	}
+}
+
+func checkLocs(t *testing.T, g *Graph) {
+	t.Helper()
+	for l, loc := range g.Locs {
+		for _, w := range loc.Co {
+			if !g.Has(w) || g.Ev(w).Kind != Write || g.Ev(w).Loc != int32(l) {
+				t.Fatalf("coherence of %d holds %v\n%v", l, w, g)
+			}
+		}
+		for _, r := range loc.Reads {
+			if !g.Has(r) || g.Ev(r).Kind != Read {
+				t.Fatalf("reads of %d hold %v\n%v", l, r, g)
+			}
+		}
+	}
+	for s, p := range g.Order {
+		if int(g.Ev(p).Stamp) != s {
+			t.Fatalf("event %v has stamp %d at position %d", p, g.Ev(p).Stamp, s)
+		}
+	}
+}
+
+func FuzzGraph(f *testing.F) {
+	f.Add([]byte{0, 0, 0, 3, 1, 0, 17, 1, 0, 4, 1, 6, 33, 8})
+	f.Add([]byte{0, 0, 0, 0, 1, 3, 2, 3, 1, 1, 2, 2, 0, 7, 16, 9})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		g := build(data)
+		checkViews(t, g)
+		checkLocs(t, g)
+		if g.Len() == 0 {
+			return
+		}
+		// A copy restricted to a prefix-closed view (the porf prefix of
+		// an event, plus everything up to a stamp) keeps exactly it.
+		p := g.Order[len(data)%g.Len()]
+		s := int32(len(data) % g.Len())
+		view := make([]int32, len(g.Threads))
+		for t := range g.Threads {
+			view[t] = -1
+			for i, ev := range g.Threads[t].Events {
+				if ev.Stamp <= s || InView(g.Ev(p).View, Pos{T: int32(t), I: int32(i)}) {
+					view[t] = int32(i)
+				}
+			}
+		}
+		c := g.Copy(view)
+		checkLocs(t, c)
+		checkViews(t, c)
+		for _, q := range g.Order {
+			if c.Has(q) != InView(view, q) {
+				t.Fatalf("copy has %v: %v, view has it: %v", q, c.Has(q), InView(view, q))
+			}
+		}
+		// Cutting keeps exactly the events up to the stamp.
+		g.CutToStamp(s)
+		if g.Len() != int(s)+1 {
+			t.Fatalf("cut to %d left %d events", s, g.Len())
+		}
+		checkLocs(t, g)
+		checkViews(t, g)
+	})
+}
+
+// TestAcyclic checks Acyclic against a search for cycles in random graphs.
+func TestAcyclic(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for range 300 {
+		data := make([]byte, 2*(1+rng.IntN(12)))
+		for i := range data {
+			data[i] = byte(rng.IntN(256))
+		}
+		g := build(data)
+		for _, p := range g.Order {
+			if got, want := g.Acyclic(p), !onCycle(g, p); got != want {
+				t.Fatalf("Acyclic(%v) = %v, want %v\n%v", p, got, want, g)
+			}
+		}
+		if allAcyclic(g) {
+			order := g.Linearize(all)
+			pos := map[Pos]int{}
+			for i, p := range order {
+				pos[p] = i
+			}
+			for _, p := range order {
+				g.succs(p, all, func(s Pos) {
+					if pos[s] <= pos[p] {
+						t.Fatalf("Linearize put %v after its successor %v", p, s)
+					}
+				})
+			}
+		}
+	}
+}
+
+func onCycle(g *Graph, p Pos) bool {
+	seen := map[Pos]bool{}
+	var visit func(q Pos) bool
+	visit = func(q Pos) bool {
+		found := false
+		g.succs(q, all, func(s Pos) {
+			if found {
+				return
+			}
+			if s == p {
+				found = true
+				return
+			}
+			if !seen[s] {
+				seen[s] = true
+				found = visit(s)
+			}
+		})
+		return found
+	}
+	return visit(p)
+}
+
+func allAcyclic(g *Graph) bool {
+	for _, p := range g.Order {
+		if onCycle(g, p) {
+			return false
+		}
+	}
+	return true
+}
+
+func TestMoveAndRemove(t *testing.T) {
+	g := New()
+	w1 := g.Add(0, Event{Kind: Write, Loc: 0, Val: event.Value{N: 1}}, false)
+	g.InsertCo(w1, Init)
+	w2 := g.Add(0, Event{Kind: Write, Loc: 0, Val: event.Value{N: 2}}, false)
+	g.InsertCo(w2, w1)
+	g.MoveCo(w2, Init)
+	if co := g.Locs[0].Co; co[0] != w2 || co[1] != w1 {
+		t.Fatalf("after MoveCo: %v", co)
+	}
+	r := g.Add(0, Event{Kind: Read, Loc: 0, RF: w1, Val: g.Value(w1)}, true)
+	if g.CoMax(0) != w1 || g.Value(g.Ev(r).RF).N != 1 {
+		t.Fatalf("co-max %v", g.CoMax(0))
+	}
+	g.SetRF(r, w2, true)
+	if g.Ev(r).Val.N != 2 {
+		t.Fatalf("SetRF: read %v", g.Ev(r).Val)
+	}
+	g.RemoveEvent(r)
+	if g.Len() != 2 || len(g.Locs[0].Reads) != 0 {
+		t.Fatalf("RemoveEvent: %v", g)
+	}
+}
