@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"hash/fnv"
+	"math"
 	"strings"
 
 	"weft.dev/weft/internal/engine"
@@ -63,31 +64,46 @@ func Encode(prog uint32, sched []engine.Choice) string {
 // Decode returns the schedule in tok, checking that it was made for the
 // program with hash prog.
 func Decode(tok string, prog uint32) ([]engine.Choice, error) {
+	p, sched, err := Parse(tok)
+	if err != nil {
+		return nil, err
+	}
+	if p != prog {
+		return nil, fmt.Errorf("%w: it was recorded for a different program (run it with the test that printed it)", ErrMalformed)
+	}
+	return sched, nil
+}
+
+// Parse returns the program hash and the schedule in tok, whatever the
+// program: it tells a corrupted token from a good one before any program
+// runs.
+func Parse(tok string) (prog uint32, sched []engine.Choice, err error) {
 	tok = strings.TrimSpace(tok)
 	rest, ok := strings.CutPrefix(tok, prefix)
 	if !ok {
 		if strings.HasPrefix(tok, "weft") {
-			return nil, fmt.Errorf("%w: %.12q… was made by another version of weft (this one reads %q tokens)", ErrMalformed, tok, prefix)
+			return 0, nil, fmt.Errorf("%w: %.12q… was made by another version of weft (this one reads %q tokens)", ErrMalformed, tok, prefix)
 		}
-		return nil, fmt.Errorf("%w: %.12q… does not start with %q", ErrMalformed, tok, prefix)
+		return 0, nil, fmt.Errorf("%w: %.12q… does not start with %q", ErrMalformed, tok, prefix)
 	}
-	raw, err := base64.RawURLEncoding.DecodeString(rest)
-	if err != nil || len(raw) < 4 {
-		return nil, fmt.Errorf("%w: it is corrupted (not base64url)", ErrMalformed)
+	raw, berr := base64.RawURLEncoding.DecodeString(rest)
+	if berr != nil || len(raw) < 4 {
+		return 0, nil, fmt.Errorf("%w: it is corrupted (not base64url)", ErrMalformed)
 	}
 	body := raw[4:]
 	if binary.BigEndian.Uint32(raw) != crc32.ChecksumIEEE(body) {
-		return nil, fmt.Errorf("%w: it is corrupted (checksum mismatch): copy it again, whole", ErrMalformed)
+		return 0, nil, fmt.Errorf("%w: it is corrupted (checksum mismatch): copy it again, whole", ErrMalformed)
 	}
 	r := reader{b: body}
-	if p := r.uint(); r.err == nil && uint32(p) != prog {
-		return nil, fmt.Errorf("%w: it was recorded for a different program (run it with the test that printed it)", ErrMalformed)
+	p := r.uint()
+	if r.err == nil && p > math.MaxUint32 {
+		r.err = fmt.Errorf("program %d", p)
 	}
 	n := r.uint()
 	if r.err == nil && n > maxSteps {
 		r.err = fmt.Errorf("%d steps", n)
 	}
-	sched := make([]engine.Choice, 0, min(n, 1<<16))
+	sched = make([]engine.Choice, 0, min(n, 1<<16))
 	for r.err == nil && uint64(len(sched)) < n {
 		head := r.uint()
 		g := head >> 1
@@ -117,9 +133,9 @@ func Decode(tok string, prog uint32) ([]engine.Choice, error) {
 		r.err = errors.New("trailing bytes")
 	}
 	if r.err != nil {
-		return nil, fmt.Errorf("%w: it is corrupted (%v)", ErrMalformed, r.err)
+		return 0, nil, fmt.Errorf("%w: it is corrupted (%v)", ErrMalformed, r.err)
 	}
-	return sched, nil
+	return uint32(p), sched, nil
 }
 
 type reader struct {

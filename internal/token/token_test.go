@@ -73,6 +73,9 @@ func TestErrors(t *testing.T) {
 	if _, err := Decode(good, 42); err != nil {
 		t.Errorf("Decode(good) = %v", err)
 	}
+	if prog, sched, err := Parse(good); err != nil || prog != 42 || len(sched) != 3 {
+		t.Errorf("Parse(good) = %d, %v, %v; want program 42 and 3 steps", prog, sched, err)
+	}
 }
 
 func FuzzDecode(f *testing.F) {
@@ -80,7 +83,11 @@ func FuzzDecode(f *testing.F) {
 	f.Add("weft1-")
 	f.Add("weft1-AAAAAAAA")
 	f.Fuzz(func(t *testing.T, tok string) {
+		prog, parsed, perr := Parse(tok)
 		sched, err := Decode(tok, 1)
+		if perr == nil && prog == 1 && (err != nil || !slices.Equal(parsed, sched)) {
+			t.Fatalf("Parse gave %v, Decode %v, %v", parsed, sched, err)
+		}
 		if err != nil {
 			if !errors.Is(err, ErrMalformed) {
 				t.Fatalf("error %v does not wrap ErrMalformed", err)
