@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -24,6 +25,7 @@ type config struct {
 	allBugs       bool
 	replay        string
 	progress      io.Writer
+	progressFile  string // WEFT_PROGRESS=FILE
 	solver        string
 	domain        *[2]int64
 }
@@ -58,8 +60,13 @@ func WithAllBugs() Option { return func(c *config) { c.allBugs = true } }
 // WithReplay re-runs exactly the execution of a Bug.Replay token.
 func WithReplay(token string) Option { return func(c *config) { c.replay = token } }
 
-// WithProgress writes a progress line to w about four times a second on
-// long explorations: executions, rate, complete and blocked counts.
+// WithProgress shows the progress of the exploration on w: on a terminal a
+// line rewritten at most four times a second, elsewhere a plain line every
+// two seconds, and a last line with the totals. The line gives the
+// executions, their rate, the complete and blocked counts, the elapsed time
+// and the size of the last execution's graph. WEFT_PROGRESS=1 shows it on
+// the standard error; WEFT_PROGRESS=FILE (an absolute name) appends it to
+// FILE.
 func WithProgress(w io.Writer) Option { return func(c *config) { c.progress = w } }
 
 // WithSolver selects the solver for symbolic values: "builtin" (pure Go, the
@@ -147,12 +154,16 @@ func (c *config) fromEnv(lookup func(string) (string, bool)) error {
 	}
 	if v, ok := get("WEFT_PROGRESS"); ok {
 		b, err := strconv.ParseBool(v)
-		if err != nil {
-			return fmt.Errorf("WEFT_PROGRESS=%q: not a boolean", v)
-		}
-		if b {
+		switch {
+		case filepath.IsAbs(v):
+			// A file such as /dev/tty: the weft command's terminal, which
+			// go test does not give its test binaries.
+			c.progress, c.progressFile = nil, v
+		case err != nil:
+			return fmt.Errorf("WEFT_PROGRESS=%q: neither a boolean nor an absolute file name", v)
+		case b:
 			c.progress = os.Stderr
-		} else {
+		default:
 			c.progress = nil
 		}
 	}

@@ -68,68 +68,18 @@ type Bug struct {
 	Replay  string // WithReplay(Replay) or WEFT_REPLAY=Replay re-runs exactly this execution
 }
 
-// Error returns the kind, the message, the trace and the replay token.
-func (b *Bug) Error() string {
-	var s strings.Builder
-	fmt.Fprintf(&s, "%s: %s\n", b.Kind, b.Message)
-	if t := b.Trace.String(); t != "" {
-		s.WriteString("\n")
-		s.WriteString(t)
-	}
-	if b.Replay != "" {
-		fmt.Fprintf(&s, "\nreplay this execution with WEFT_REPLAY=%s (or weft.WithReplay)\n", b.Replay)
-	}
-	return s.String()
-}
-
-// Trace is the record of a buggy execution.
-type Trace struct {
-	Goroutines []TraceGoroutine // in the order they were started
-	Steps      []TraceStep      // the visible operations, in execution order
-	text       string
-}
-
-// TraceGoroutine describes a goroutine of a traced execution.
-type TraceGoroutine struct {
-	ID      int
-	Func    string // the function it runs
-	Spawn   string // file:line of the weft.Go that started it; "" for the body
-	Waiting string // the operation it waits in at the end; "" if it returned
-}
-
-// TraceStep is one visible operation.
-type TraceStep struct {
-	Goroutine int
-	Op        string // e.g. "load var#0 = 3 (from step 1)"
-	Pos       string // file:line
-}
-
-// String renders the trace for a person.
-func (t Trace) String() string { return t.text }
-
-func newTrace(rt *runtime.Trace) Trace {
-	t := Trace{text: report.Text(rt)}
-	for _, g := range rt.Goroutines {
-		tg := TraceGoroutine{ID: int(g.ID), Func: g.Func}
-		if g.ID != 0 {
-			tg.Spawn = report.Pos(g.Spawn)
-		}
-		if g.Status != engine.Ended {
-			tg.Waiting = g.Waiting.Kind.String()
-		}
-		t.Goroutines = append(t.Goroutines, tg)
-	}
-	for i := range rt.Steps {
-		s := &rt.Steps[i]
-		t.Steps = append(t.Steps, TraceStep{Goroutine: int(s.G), Op: report.Op(s), Pos: report.Pos(s.Pos)})
-	}
-	return t
-}
-
 // Explore explores the executions of body and returns what it found. The
 // error is for misuse or a bad configuration only; bugs in the program under
 // test are in Result.Bugs.
 func Explore(body func(), opts ...Option) (Result, error) {
+	res, err := explore(body, opts)
+	if err == nil {
+		err = writeGraph(res)
+	}
+	return res, err
+}
+
+func explore(body func(), opts []Option) (Result, error) {
 	if body == nil {
 		return Result{}, errors.New("weft: Explore called with a nil body")
 	}
@@ -146,7 +96,7 @@ func Explore(body func(), opts ...Option) (Result, error) {
 		rep := runtime.Run(body, runtime.Config{Engine: replay.New(sched), MaxSteps: c.maxSteps, Trace: true})
 		res := newResult("replay", rep)
 		for _, f := range rep.Bugs {
-			res.Bugs = append(res.Bugs, &Bug{Kind: BugKind(f.Bug.Kind), Message: f.Bug.Message, Trace: newTrace(f.Trace), Replay: c.replay})
+			res.Bugs = append(res.Bugs, &Bug{Kind: BugKind(f.Bug.Kind), Message: f.Bug.Message, Trace: newTrace(report.New(f.Trace)), Replay: c.replay})
 		}
 		return res, nil
 	}
@@ -161,13 +111,13 @@ func Explore(body func(), opts ...Option) (Result, error) {
 		MaxSteps:      c.maxSteps,
 		AllBugs:       c.allBugs,
 	}
-	if w := c.progress; w != nil {
-		cfg.Progress = func(s runtime.Stats) {
-			fmt.Fprintf(w, "weft: %d executions (%.0f/s), %d complete, %d blocked, %s\n",
-				s.Executions, float64(s.Executions)/s.Elapsed.Seconds(), s.Complete, s.Blocked, s.Elapsed.Round(time.Millisecond))
-		}
+	p, err := newProgress(c)
+	if err != nil {
+		return Result{}, fmt.Errorf("weft: %w", err)
 	}
+	p.attach(&cfg)
 	rep := runtime.Run(body, cfg)
+	p.finish(rep.Stats)
 	if rep.Internal != "" {
 		return Result{}, fmt.Errorf("weft: internal error (a bug in weft, please report it): %s", rep.Internal)
 	}
@@ -182,12 +132,16 @@ func Explore(body func(), opts ...Option) (Result, error) {
 // report. A replay that does not reproduce the bug means the program is
 // nondeterministic, which is reported instead.
 func reproduce(body func(), prog uint32, f runtime.Found, maxSteps int) *Bug {
-	b := &Bug{Kind: BugKind(f.Bug.Kind), Message: f.Bug.Message, Replay: token.Encode(prog, f.Schedule)}
+	b := &Bug{Kind: BugKind(f.Bug.Kind), Message: f.Bug.Message}
 	if f.Bug.NoReplay {
-		b.Replay = ""
 		return b
 	}
-	rep := runtime.Run(body, runtime.Config{Engine: replay.New(f.Schedule), MaxSteps: maxSteps, Trace: true})
+	run := func(sched []engine.Choice, trace bool) *runtime.Report {
+		return runtime.Run(body, runtime.Config{Engine: replay.New(sched), MaxSteps: maxSteps, Trace: trace})
+	}
+	m := minimal(f, run)
+	b.Replay = token.Encode(prog, m.Schedule)
+	rep := run(m.Schedule, true)
 	if len(rep.Bugs) == 0 {
 		b.Kind = Nondeterminism
 		b.Message = fmt.Sprintf("the program did something different when the execution was replayed (it had found: %s: %s): map iteration order, time, math/rand, or a goroutine not started with weft.Go?", f.Bug.Kind, f.Bug.Message)
@@ -201,7 +155,7 @@ func reproduce(body func(), prog uint32, f runtime.Found, maxSteps int) *Bug {
 		b.Message = r.Bug.Message
 	}
 	if r.Trace != nil {
-		b.Trace = newTrace(r.Trace)
+		b.Trace = newTrace(traceOf(r.Trace, m))
 		if r.Bug.Stack != "" {
 			b.Message += "\n\n" + r.Bug.Stack
 		}
@@ -228,13 +182,16 @@ func engineNames() []string { return slices.Sorted(maps.Keys(engines)) }
 func Check(t testing.TB, body func(), opts ...Option) Result {
 	t.Helper()
 	res, err := Explore(body, opts...)
+	pkg := testPackage(callerPackage())
+	if rerr := recordCheck(pkg, t.Name(), res, err); rerr != nil {
+		t.Errorf("weft: %v", rerr)
+	}
 	if err != nil {
 		t.Fatal(err)
 		return res
 	}
-	pkg := callerPackage()
 	for _, b := range res.Bugs {
-		t.Errorf("weft: %v\nrerun just this execution:\n  WEFT_REPLAY=%s go test -run '%s' %s", b, b.Replay, runPattern(t.Name()), pkg)
+		t.Errorf("%s", checkReport(b, res, t.Name(), pkg))
 	}
 	return res
 }

@@ -1,12 +1,21 @@
 // Package report turns the trace of a buggy execution into what a person
-// reads: the operations in the order they happened, each with the goroutine
-// that performed it and its source position, and the goroutines that were
-// still waiting at the end.
+// reads and what tools consume: a model of the execution in words (Trace,
+// built by New), rendered as a text table with one column per goroutine
+// (Text), as a Graphviz execution graph (DOT) and as a self-contained HTML
+// page with the graph laid out as SVG (HTML). The model is also the "trace"
+// of weft's JSON output (Record), so that the weft command can draw the
+// graph of a bug found in another process.
+//
+// Every string of the model may come from the program under test (assertion
+// messages, values, function and file names): each renderer escapes them for
+// its format.
 package report
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 
 	"weft.dev/weft/internal/engine"
@@ -14,15 +23,190 @@ import (
 	"weft.dev/weft/internal/runtime"
 )
 
-// Op describes a step in a few words, e.g. "load var#0 = 3 (from step 1)".
-func Op(s *runtime.Step) string {
+// Trace is one buggy execution in words.
+type Trace struct {
+	Bug        Bug         `json:"bug"`
+	Goroutines []Goroutine `json:"goroutines"` // in the order they were started
+	Objects    []Object    `json:"objects,omitempty"`
+	// Steps are the visible operations in execution order. When the bug is
+	// an operation (a failed assertion, a racy access, a panic...), the last
+	// step is that operation, marked Failed.
+	Steps     []Step     `json:"steps"`
+	Minimized *Minimized `json:"minimized,omitempty"`
+}
+
+// Bug is what went wrong.
+type Bug struct {
+	Kind    string `json:"kind"`    // e.g. "assertion failed"
+	Message string `json:"message"` // without the stack of a panic
+	G       int    `json:"goroutine"`
+	Pos     string `json:"pos,omitempty"` // where goroutine G was
+}
+
+// Goroutine describes a goroutine of the execution.
+type Goroutine struct {
+	ID     int    `json:"id"`
+	Parent int    `json:"parent"` // -1 for the body
+	Func   string `json:"func"`   // the function it runs, without its import path
+	Spawn  string `json:"spawn,omitempty"`
+	// State is "ended", "failed" (it was running when the bug happened),
+	// "waiting" (it has an operation to perform: at the end of a deadlock or
+	// a leak it waits forever) or "blocked" (in Assume).
+	State   string `json:"state"`
+	Waiting string `json:"waiting,omitempty"` // the operation it waits to perform
+	WaitPos string `json:"wait_pos,omitempty"`
+}
+
+// Object is a modelled object (a Var, an atomic, a mutex...).
+type Object struct {
+	Name  string `json:"name"`  // as operations name it, e.g. "atomic#0"
+	First string `json:"first"` // file:line of its first use
+}
+
+// Step is one visible operation.
+type Step struct {
+	G    int    `json:"goroutine"`
+	Kind string `json:"kind"` // the kind of operation, e.g. "load", "lock", "go"
+	// Op is the operation in words with its result, e.g.
+	// "load atomic#0 = 3 (from #2)": #N is the N-th step, counting from 1.
+	Op  string `json:"op"`
+	Obj string `json:"object,omitempty"`
+	// From is the index in Steps of the write the operation read, or -1 for
+	// the object's initial value; nil for operations that read nothing.
+	From *int `json:"from,omitempty"`
+	// Writes tells whether the operation wrote its object (a failed
+	// CompareAndSwap only reads).
+	Writes bool `json:"writes,omitempty"`
+	// Target is the goroutine that a go starts or that a join waits for.
+	Target *int   `json:"target,omitempty"`
+	Pos    string `json:"pos,omitempty"`
+	Failed bool   `json:"failed,omitempty"` // the operation is the bug
+}
+
+// Minimized says that the execution was replaced by one with fewer
+// goroutine switches that has the same bug.
+type Minimized struct {
+	Switches int `json:"switches"` // in this execution
+	Original int `json:"original"` // in the execution the exploration found
+}
+
+// New describes t.
+func New(t *runtime.Trace) *Trace {
+	r := &Trace{}
+	if b := t.Bug; b != nil {
+		r.Bug = Bug{Kind: b.Kind.String(), Message: b.Message, G: int(b.G)}
+		if t.BugPos.File != "" {
+			r.Bug.Pos = Pos(t.BugPos)
+		}
+	}
+	for _, g := range t.Goroutines {
+		rg := Goroutine{ID: int(g.ID), Parent: int(g.Parent), Func: ShortFunc(g.Func), State: "ended"}
+		if g.ID != 0 {
+			rg.Spawn = Pos(g.Spawn)
+		}
+		switch {
+		case t.Bug != nil && g.ID == t.Bug.G && t.Bug.Kind != engine.Deadlock && t.Bug.Kind != engine.GoroutineLeak:
+			rg.State = "failed"
+		case g.Status == engine.Ready:
+			rg.State, rg.WaitPos = "waiting", Pos(g.WaitPos)
+		case g.Status == engine.Blocked:
+			rg.State, rg.Waiting, rg.WaitPos = "blocked", "failed assume", Pos(g.WaitPos)
+		}
+		r.Goroutines = append(r.Goroutines, rg)
+	}
+	for i, o := range t.Objects {
+		r.Objects = append(r.Objects, Object{Name: runtime.ObjName(o.Kind, int32(i)), First: Pos(o.First)})
+	}
+	d := &describer{refs: map[uintptr]string{}}
+	for i := range t.Steps {
+		r.Steps = append(r.Steps, d.step(&t.Steps[i]))
+	}
+	for i, g := range t.Goroutines {
+		if r.Goroutines[i].State == "waiting" {
+			r.Goroutines[i].Waiting = d.pendingOp(&g.Waiting)
+		}
+	}
+	if s := d.failed(t); s != nil {
+		r.Steps = append(r.Steps, *s)
+	}
+	return r
+}
+
+// failed returns the step that is the bug of t, if the bug is an operation.
+func (d *describer) failed(t *runtime.Trace) *Step {
+	if s := t.Failed; s != nil {
+		return &Step{G: int(s.G), Kind: s.Label.Kind.String(), Op: d.pendingOp(&s.Label), Obj: objName(&s.Label), Pos: Pos(s.Pos), Failed: true}
+	}
+	b := t.Bug
+	if b == nil || b.G < 0 || t.BugPos.File == "" {
+		return nil
+	}
+	var kind, op string
+	switch b.Kind {
+	case engine.AssertionFailed:
+		kind, op = "assert", "assert failed"
+	case engine.Panic:
+		kind, op = "panic", "panic"
+	case engine.StepLimit:
+		kind, op = "step-limit", "step limit reached"
+	case engine.Misuse:
+		kind, op = "misuse", "misuse"
+	default:
+		// Deadlocks and leaks are no operation's: the goroutines' waits say
+		// what happened.
+		return nil
+	}
+	return &Step{G: int(b.G), Kind: kind, Op: op, Pos: Pos(t.BugPos), Failed: true}
+}
+
+// describer puts operations into words. It names the pointers, channels
+// and functions that values hold by their order of appearance (ptr#1...),
+// since their addresses change from one run to the next.
+type describer struct {
+	refs map[uintptr]string
+}
+
+// step describes a performed operation.
+func (d *describer) step(s *runtime.Step) Step {
 	l, r := &s.Label, &s.Result
-	obj := runtime.ObjName(l.OKind, l.Obj)
+	st := Step{G: int(s.G), Kind: l.Kind.String(), Op: d.op(l, r), Obj: objName(l), Pos: Pos(s.Pos)}
+	switch l.Kind {
+	case event.Load, event.NotifyWait:
+		st.From = ptr(int(r.From))
+	case event.Store, event.Unlock:
+		st.Writes = true
+	case event.RMW, event.TryLock:
+		st.From, st.Writes = ptr(int(r.From)), r.OK
+	case event.Lock, event.SemAcquire, event.SemRelease, event.NotifyAdd, event.NotifyOne, event.NotifyAll:
+		st.From, st.Writes = ptr(int(r.From)), true
+	case event.Spawn, event.Join:
+		st.Target = ptr(int(l.Arg))
+	case event.End:
+		// The position of a return is the goroutine's last line, which says
+		// nothing.
+		st.Pos = ""
+	}
+	return st
+}
+
+func ptr(n int) *int { return &n }
+
+func objName(l *event.Label) string {
+	if l.OKind == event.NoObj {
+		return ""
+	}
+	return runtime.ObjName(l.OKind, l.Obj)
+}
+
+// op describes a performed operation and its result in a few words, e.g.
+// "load atomic#0 = 3 (from #2)".
+func (d *describer) op(l *event.Label, r *event.Result) string {
+	obj := objName(l)
 	switch l.Kind {
 	case event.Load:
-		return fmt.Sprintf("load %s = %s%s", obj, value(l, r.V), from(r.From))
+		return fmt.Sprintf("load %s = %s%s", obj, d.value(l, r.V), from(r.From))
 	case event.Store:
-		return fmt.Sprintf("store %s = %s", obj, value(l, l.A))
+		return fmt.Sprintf("store %s = %s", obj, d.value(l, l.A))
 	case event.RMW:
 		switch l.Op {
 		case event.CAS:
@@ -30,24 +214,20 @@ func Op(s *runtime.Step) string {
 			if !r.OK {
 				ok = "failed"
 			}
-			return fmt.Sprintf("cas %s %s→%s %s (was %s%s)", obj, value(l, l.A), value(l, l.B), ok, value(l, r.V), from(r.From))
+			return fmt.Sprintf("CAS %s %s→%s %s (was %s%s)", obj, d.value(l, l.A), d.value(l, l.B), ok, d.value(l, r.V), fromSep(r.From))
 		case event.Swap:
-			return fmt.Sprintf("swap %s = %s (was %s%s)", obj, value(l, l.A), value(l, r.V), from(r.From))
+			return fmt.Sprintf("swap %s = %s (was %s%s)", obj, d.value(l, l.A), d.value(l, r.V), fromSep(r.From))
 		}
-		return fmt.Sprintf("%s %s %s (was %s%s)", l.Op, obj, value(l, l.A), value(l, r.V), from(r.From))
-	case event.Lock, event.Unlock:
-		return fmt.Sprintf("%s %s", l.Kind, obj)
+		return fmt.Sprintf("%s %s %s (was %s%s)", l.Op, obj, d.value(l, l.A), d.value(l, r.V), fromSep(r.From))
 	case event.TryLock:
 		if r.OK {
 			return "trylock " + obj + " ok"
 		}
 		return "trylock " + obj + " failed"
-	case event.SemAcquire, event.SemRelease, event.NotifyOne, event.NotifyAll:
-		return fmt.Sprintf("%s %s", l.Kind, obj)
 	case event.NotifyAdd:
-		return "wait " + obj + " (enter)"
+		return "cond wait " + obj + " (enter)"
 	case event.NotifyWait:
-		return "wait " + obj + " (woken)"
+		return "cond wait " + obj + " (woken)"
 	case event.Spawn:
 		return fmt.Sprintf("go g%d", l.Arg)
 	case event.Join:
@@ -57,16 +237,43 @@ func Op(s *runtime.Step) string {
 	case event.Block:
 		return "assume failed: blocked forever"
 	}
-	return l.Kind.String()
+	return d.pendingOp(l)
+}
+
+// pendingOp describes an operation that was not performed: one a goroutine
+// waits in, or one that is itself the bug.
+func (d *describer) pendingOp(l *event.Label) string {
+	obj := objName(l)
+	switch l.Kind {
+	case event.Join:
+		return fmt.Sprintf("join g%d", l.Arg)
+	case event.Store:
+		return fmt.Sprintf("store %s = %s", obj, d.value(l, l.A))
+	case event.RMW:
+		if l.Op == event.CAS {
+			return "CAS " + obj
+		}
+		return fmt.Sprintf("%s %s", l.Op, obj)
+	case event.NotifyAdd, event.NotifyWait:
+		return "cond wait " + obj
+	case event.End:
+		return "return"
+	case event.Spawn, event.Block:
+		return l.Kind.String()
+	}
+	if obj == "" {
+		return l.Kind.String()
+	}
+	return l.Kind.String() + " " + obj
 }
 
 // value prints v as the operation's type would.
-func value(l *event.Label, v event.Value) string {
+func (d *describer) value(l *event.Label, v event.Value) string {
 	if v.P != nil || l.OKind == event.VarObj {
 		if v.P == nil {
 			return "<zero>"
 		}
-		return fmt.Sprintf("%v", v.P)
+		return d.ref(v.P)
 	}
 	if l.Width == 32 {
 		return fmt.Sprint(int32(uint32(v.N)))
@@ -74,21 +281,57 @@ func value(l *event.Label, v event.Value) string {
 	return fmt.Sprint(int64(v.N))
 }
 
+// ref prints a value that is not an integer.
+func (d *describer) ref(p any) string {
+	rv := reflect.ValueOf(p)
+	var kind string
+	switch rv.Kind() {
+	case reflect.Pointer, reflect.UnsafePointer:
+		kind = "ptr"
+	case reflect.Chan:
+		kind = "chan"
+	case reflect.Func:
+		kind = "func"
+	default:
+		return fmt.Sprintf("%v", p)
+	}
+	if rv.IsNil() {
+		return "nil"
+	}
+	name, ok := d.refs[rv.Pointer()]
+	if !ok {
+		name = fmt.Sprintf("%s#%d", kind, len(d.refs)+1)
+		d.refs[rv.Pointer()] = name
+	}
+	return name
+}
+
+// from names the write a read took its value from.
 func from(step int32) string {
 	if step < 0 {
 		return " (initial)"
 	}
-	return fmt.Sprintf(" (from step %d)", step)
+	return fmt.Sprintf(" (from #%d)", step+1)
+}
+
+// fromSep is from inside parentheses that already hold the value.
+func fromSep(step int32) string {
+	if step < 0 {
+		return ", initial"
+	}
+	return fmt.Sprintf(", from #%d", step+1)
 }
 
 // Pos formats a position as file:line, the file relative to the working
-// directory when that is shorter.
+// directory when that is shorter (go test runs in the package's
+// directory), else with its directory's name.
 func Pos(p runtime.Pos) string {
 	if p.File == "" {
-		return "?"
+		return ""
 	}
 	file := p.File
-	if rel, err := filepath.Rel(".", file); err == nil && !strings.HasPrefix(rel, "..") && len(rel) < len(file) {
+	wd, _ := os.Getwd()
+	if rel, err := filepath.Rel(wd, file); err == nil && !strings.HasPrefix(rel, "..") && len(rel) < len(file) {
 		file = rel
 	} else {
 		file = filepath.Base(filepath.Dir(file)) + "/" + filepath.Base(file)
@@ -96,83 +339,11 @@ func Pos(p runtime.Pos) string {
 	return fmt.Sprintf("%s:%d", file, p.Line)
 }
 
-// ShortFunc drops the import path from a function name.
+// ShortFunc drops the import path from a function name, and the suffix Go
+// gives method values.
 func ShortFunc(name string) string {
 	if i := strings.LastIndexByte(name, '/'); i >= 0 {
 		name = name[i+1:]
 	}
-	return name
-}
-
-// Text renders t for a person.
-func Text(t *runtime.Trace) string {
-	var b strings.Builder
-	b.WriteString("goroutines:\n")
-	for _, g := range t.Goroutines {
-		fmt.Fprintf(&b, "  g%-3d %s", g.ID, ShortFunc(g.Func))
-		if g.ID != 0 {
-			fmt.Fprintf(&b, " (started at %s by g%d)", Pos(g.Spawn), g.Parent)
-		} else {
-			b.WriteString(" (the body)")
-		}
-		b.WriteByte('\n')
-	}
-	if len(t.Objects) > 0 {
-		b.WriteString("objects:\n")
-		for i, o := range t.Objects {
-			fmt.Fprintf(&b, "  %-10s first used at %s\n", runtime.ObjName(o.Kind, int32(i)), Pos(o.First))
-		}
-	}
-	b.WriteString("steps:\n")
-	for i := range t.Steps {
-		s := &t.Steps[i]
-		pos := Pos(s.Pos)
-		if s.Label.Kind == event.End {
-			pos = ""
-		}
-		fmt.Fprintf(&b, " %4d  g%-3d %-44s %s\n", i, s.G, Op(s), pos)
-	}
-	if s := t.Failed; s != nil {
-		fmt.Fprintf(&b, ">%4d  g%-3d %-44s %s  <- %s\n", len(t.Steps), s.G, waitOp(&s.Label), Pos(s.Pos), t.Bug.Kind)
-	}
-	var waiting []string
-	for _, g := range t.Goroutines {
-		if g.Status == engine.Ended {
-			continue
-		}
-		what := "blocked forever (assume)"
-		if g.Status == engine.Ready {
-			what = "waits in " + waitOp(&g.Waiting)
-		}
-		waiting = append(waiting, fmt.Sprintf("  g%-3d %s at %s\n", g.ID, what, Pos(g.WaitPos)))
-	}
-	if len(waiting) > 0 && t.Bug != nil && (t.Bug.Kind == engine.Deadlock || t.Bug.Kind == engine.GoroutineLeak) {
-		b.WriteString("blocked at the end:\n")
-		for _, w := range waiting {
-			b.WriteString(w)
-		}
-	}
-	if t.Bug != nil && t.BugPos.File != "" {
-		fmt.Fprintf(&b, "the bug is at %s (g%d)\n", Pos(t.BugPos), t.Bug.G)
-	}
-	return b.String()
-}
-
-// waitOp describes an operation that was not performed: one a goroutine
-// waits in, or one that is itself the bug.
-func waitOp(l *event.Label) string {
-	obj := runtime.ObjName(l.OKind, l.Obj)
-	switch l.Kind {
-	case event.Join:
-		return fmt.Sprintf("join g%d", l.Arg)
-	case event.Store:
-		return fmt.Sprintf("store %s = %s", obj, value(l, l.A))
-	case event.RMW:
-		return fmt.Sprintf("%s %s", l.Op, obj)
-	case event.NotifyWait:
-		return "wait " + obj
-	case event.Spawn, event.End, event.Block:
-		return l.Kind.String()
-	}
-	return l.Kind.String() + " " + obj
+	return strings.TrimSuffix(name, "-fm")
 }

@@ -1,0 +1,317 @@
+package report_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"image"
+	"image/png"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"weft.dev/weft/internal/engine"
+	"weft.dev/weft/internal/engine/dfs"
+	"weft.dev/weft/internal/report"
+	"weft.dev/weft/internal/report/reporttest"
+	"weft.dev/weft/internal/runtime"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata")
+
+// trace explores a program with dfs, which finds the same first bug every
+// time, and describes the bug's execution.
+func trace(t *testing.T, body func(), maxSteps int) *report.Trace {
+	t.Helper()
+	rep := runtime.Run(body, runtime.Config{Engine: dfs.New(engine.Config{}), Trace: true, MaxSteps: maxSteps})
+	if len(rep.Bugs) == 0 || rep.Bugs[0].Trace == nil {
+		t.Fatalf("no bug with a trace: %+v", rep)
+	}
+	return report.New(rep.Bugs[0].Trace)
+}
+
+// golden compares got with testdata/name, or writes it there with
+// -update. Messages of the runtime may hold absolute file names, which
+// depend on the checkout: they are made relative.
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got = bytes.ReplaceAll(got, []byte(wd+string(filepath.Separator)), nil)
+	file := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(file, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs from what was rendered (go test -update rewrites it):\n%s", file, got)
+	}
+}
+
+// TestGolden locks the formats: the text table, DOT and HTML of every
+// program.
+func TestGolden(t *testing.T) {
+	for _, p := range programs {
+		t.Run(p.name, func(t *testing.T) {
+			tr := trace(t, p.body, p.maxSteps)
+			golden(t, p.name+".txt", []byte(report.Text(tr)))
+			golden(t, p.name+".dot", report.DOT(tr))
+			golden(t, p.name+".html", report.HTML(tr))
+		})
+	}
+}
+
+// TestDOT checks that every DOT file parses, has a node per step (and per
+// goroutine that had not finished) and edges between them only, and says
+// the bug in its title, whatever characters the program's strings have.
+func TestDOT(t *testing.T) {
+	for _, p := range programs {
+		t.Run(p.name, func(t *testing.T) {
+			tr := trace(t, p.body, p.maxSteps)
+			g, err := reporttest.ParseDOT(report.DOT(tr))
+			if err != nil {
+				t.Fatal(err)
+			}
+			unfinished := 0
+			for _, gr := range tr.Goroutines {
+				if gr.State == "waiting" || gr.State == "blocked" {
+					unfinished++
+				}
+			}
+			// A line break in the program's strings is written \n.
+			oneLine := strings.NewReplacer("\n", `\n`).Replace
+			if len(g.Nodes) != len(tr.Steps)+unfinished {
+				t.Errorf("%d nodes for %d steps and %d unfinished goroutines", len(g.Nodes), len(tr.Steps), unfinished)
+			}
+			for _, e := range g.Edges {
+				if g.Nodes[e.From] == nil || g.Nodes[e.To] == nil {
+					t.Errorf("edge %s -> %s between unknown nodes", e.From, e.To)
+				}
+			}
+			if want := oneLine(tr.Bug.Kind + ": " + tr.Bug.Message); len(g.Labels) == 0 || g.Labels[0] != want {
+				t.Errorf("graph label %q, want %q", g.Labels, want)
+			}
+			for i, s := range tr.Steps {
+				n := g.Nodes[fmt.Sprintf("n%d", i)]
+				if !strings.Contains(n["label"], oneLine(s.Op)) {
+					t.Errorf("node of step %d is labelled %q, want %q in it", i, n["label"], oneLine(s.Op))
+				}
+				if s.Failed != (n["color"] != "") {
+					t.Errorf("step %d: failed %v, node colored %q", i, s.Failed, n["color"])
+				}
+			}
+		})
+	}
+}
+
+// TestEdges checks the edges of the lost update: reads-from from the
+// stores to the final loads, coherence between the two stores, spawn and
+// join.
+func TestEdges(t *testing.T) {
+	tr := trace(t, programs[0].body, 0)
+	g, err := reporttest.ParseDOT(report.DOT(tr))
+	if err != nil {
+		t.Fatal(err)
+	}
+	kinds := map[string]int{}
+	for _, e := range g.Edges {
+		kinds[e.Attrs["label"]]++
+	}
+	want := map[string]int{"": 8, "rf": 2, "co": 1, "spawn": 1, "join": 1}
+	if !reflect.DeepEqual(kinds, want) {
+		t.Errorf("edges by kind %v, want %v (program order unlabelled)\n%s", kinds, want, report.Text(tr))
+	}
+}
+
+// TestHTMLInert checks that every page is well formed and inert, and shows
+// the program's strings as text: markup in an assertion message or a value
+// stays text.
+func TestHTMLInert(t *testing.T) {
+	for _, p := range programs {
+		t.Run(p.name, func(t *testing.T) {
+			tr := trace(t, p.body, p.maxSteps)
+			page := report.HTML(tr)
+			text, err := reporttest.CheckHTML(page)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(text, tr.Bug.Message) {
+				t.Errorf("the page does not show the message %q", tr.Bug.Message)
+			}
+			if bytes.Contains(page, []byte("<script")) || bytes.Contains(page, []byte("<b>")) {
+				t.Errorf("markup of the program is in the page")
+			}
+		})
+	}
+}
+
+// TestCollapse checks that spinning loops are collapsed into a note and
+// other rows are kept.
+func TestCollapse(t *testing.T) {
+	steps := func(ops ...string) []report.Step {
+		var s []report.Step
+		for _, op := range ops {
+			g := 0
+			if strings.HasPrefix(op, "1:") {
+				g, op = 1, op[2:]
+			}
+			s = append(s, report.Step{G: g, Op: op, Pos: "x.go:1"})
+		}
+		return s
+	}
+	tests := []struct {
+		name  string
+		steps []report.Step
+		notes []string
+		rows  int // rows of steps shown
+	}{
+		{"none", steps("a", "b", "a", "b"), nil, 4},
+		{"twice is kept", steps("a", "a"), nil, 2},
+		{"one step", steps("go", "a", "a", "a", "a", "b"), []string{"the step above repeated 3 more times (#3-#5)"}, 3},
+		{"two steps", steps("a", "b", "a", "b", "a", "b", "c"), []string{"the 2 steps above repeated 2 more times (#3-#6)"}, 3},
+		{"other goroutine", steps("a", "1:a", "a", "1:a"), nil, 4},
+		{"two loops", steps("a", "a", "a", "1:b", "1:b", "1:b"), []string{"the step above repeated 2 more times (#2-#3)", "the step above repeated 2 more times (#5-#6)"}, 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tr := &report.Trace{Goroutines: []report.Goroutine{{ID: 0, Parent: -1, State: "ended"}, {ID: 1, State: "ended"}}, Steps: tt.steps}
+			text := report.Text(tr)
+			var notes []string
+			rows := 0
+			for _, l := range strings.Split(text, "\n") {
+				if _, note, ok := strings.Cut(l, "| ... "); ok {
+					notes = append(notes, note)
+				} else if strings.Contains(l, "x.go:1") {
+					rows++
+				}
+			}
+			if !reflect.DeepEqual(notes, tt.notes) || rows != tt.rows {
+				t.Errorf("notes %q and %d rows, want %q and %d:\n%s", notes, rows, tt.notes, tt.rows, text)
+			}
+		})
+	}
+}
+
+// TestRecordRoundTrip checks that a trace survives JSON, as the weft
+// command draws graphs from the records of other processes.
+func TestRecordRoundTrip(t *testing.T) {
+	for _, p := range programs {
+		tr := trace(t, p.body, p.maxSteps)
+		in := report.Record{Package: "p", Test: "T", Bugs: []report.RecordBug{{Kind: tr.Bug.Kind, Trace: tr}}}
+		data, err := json.Marshal(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out report.Record
+		if err := json.Unmarshal(data, &out); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(in, out) || !bytes.Equal(report.HTML(out.Bugs[0].Trace), report.HTML(tr)) {
+			t.Errorf("%s: the record changed through JSON", p.name)
+		}
+	}
+}
+
+// TestRender checks that the file name chooses the format.
+func TestRender(t *testing.T) {
+	tr := trace(t, programs[0].body, 0)
+	for name, prefix := range map[string]string{"g.html": "<!DOCTYPE html>", "G.HTM": "<!DOCTYPE html>", "g.dot": "digraph", "g.gv": "digraph"} {
+		if got := report.Render(name, tr); !bytes.HasPrefix(got, []byte(prefix)) {
+			t.Errorf("Render(%q) starts with %.20q, want %q", name, got, prefix)
+		}
+	}
+}
+
+// TestGraphviz lays the DOT files out with Graphviz when it is installed.
+func TestGraphviz(t *testing.T) {
+	dot, err := exec.LookPath("dot")
+	if err != nil {
+		t.Skip("Graphviz is not installed")
+	}
+	for _, p := range programs {
+		cmd := exec.Command(dot, "-Tsvg", "-o", os.DevNull)
+		cmd.Stdin = bytes.NewReader(report.DOT(trace(t, p.body, p.maxSteps)))
+		if out, err := cmd.CombinedOutput(); err != nil || len(out) > 0 {
+			t.Errorf("%s: dot: %v\n%s", p.name, err, out)
+		}
+	}
+}
+
+// TestChromium opens the page of the escaping program in headless Chromium
+// and checks that the screenshot shows something. It runs with
+// WEFT_CHROMIUM=1 and Debian's chromium package.
+func TestChromium(t *testing.T) {
+	const chromium = "/usr/bin/chromium"
+	if os.Getenv("WEFT_CHROMIUM") == "" {
+		t.Skip("set WEFT_CHROMIUM=1 to render the page in headless Chromium")
+	}
+	if _, err := os.Stat(chromium); err != nil {
+		t.Skipf("%s is not installed (apt-get install chromium)", chromium)
+	}
+	dir := t.TempDir()
+	page := filepath.Join(dir, "bug.html")
+	shot := filepath.Join(dir, "bug.png")
+	if err := os.WriteFile(page, report.HTML(trace(t, programs[len(programs)-1].body, 0)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+		"--disable-background-networking", "--disable-component-update", "--disable-sync",
+		"--user-data-dir="+filepath.Join(dir, "profile"), "--screenshot="+shot, "--window-size=1200,800", "file://"+page)
+	done := make(chan error, 1)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("chromium: %v\n%s", err, out.String())
+		}
+	case <-time.After(time.Minute):
+		cmd.Process.Kill()
+		t.Fatalf("chromium did not finish in a minute\n%s", out.String())
+	}
+	f, err := os.Open(shot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if colors := distinctColors(img, 3); colors < 3 {
+		t.Errorf("the screenshot has %d colors: the page shows nothing", colors)
+	}
+}
+
+// distinctColors counts the colors of img, up to limit.
+func distinctColors(img image.Image, limit int) int {
+	seen := map[[4]uint32]bool{}
+	b := img.Bounds()
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			r, g, bl, a := img.At(x, y).RGBA()
+			seen[[4]uint32{r, g, bl, a}] = true
+			if len(seen) >= limit {
+				return len(seen)
+			}
+		}
+	}
+	return len(seen)
+}

@@ -1,0 +1,139 @@
+package weft
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"runtime/debug"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"weft.dev/weft/internal/report"
+)
+
+// What a check writes besides its result, set from the environment by the
+// weft command (and by anyone running go test by hand):
+//
+//   - WEFT_JSON=FILE appends one JSON object per line to FILE for every
+//     Check: the package, the test, the statistics and the bugs with their
+//     traces (see internal/report.Record). A file rather than the test's
+//     standard output because go test shows the output of a passing package
+//     only with -v, and may interleave long lines of parallel tests.
+//   - WEFT_GRAPH=FILE writes the execution graph of the first bug that the
+//     process finds to FILE: a self-contained HTML page when FILE ends in
+//     .html, else Graphviz DOT.
+//
+// Both names are taken as given, so a relative one is relative to the
+// directory go test runs the package's tests in: the package's directory.
+const (
+	envJSON  = "WEFT_JSON"
+	envGraph = "WEFT_GRAPH"
+)
+
+// graphWritten is set once the process has written WEFT_GRAPH.
+var graphWritten atomic.Bool
+
+// writeGraph writes the graph of the first bug of res, unless the process
+// has written one already.
+func writeGraph(res Result) error {
+	path := os.Getenv(envGraph)
+	if path == "" {
+		return nil
+	}
+	for _, b := range res.Bugs {
+		if b.Trace.model == nil {
+			continue
+		}
+		if !graphWritten.CompareAndSwap(false, true) {
+			return nil
+		}
+		if err := os.WriteFile(path, report.Render(path, b.Trace.model), 0o644); err != nil {
+			return fmt.Errorf("%s: %w", envGraph, err)
+		}
+		return nil
+	}
+	return nil
+}
+
+// recordCheck appends the JSON record of a check to WEFT_JSON, if set.
+func recordCheck(pkg, test string, res Result, err error) error {
+	path := os.Getenv(envJSON)
+	if path == "" {
+		return nil
+	}
+	r := report.Record{
+		Package:        pkg,
+		Test:           test,
+		Engine:         res.Engine,
+		Executions:     res.Executions,
+		Complete:       res.Complete,
+		Blocked:        res.Blocked,
+		ElapsedSeconds: res.Elapsed.Seconds(),
+		SolverCalls:    res.SolverCalls,
+		Exhaustive:     res.Exhaustive,
+		Bugs:           []report.RecordBug{},
+	}
+	if err != nil {
+		r.Error = err.Error()
+	}
+	for _, b := range res.Bugs {
+		r.Bugs = append(r.Bugs, report.RecordBug{Kind: b.Kind.String(), Message: b.Message, Replay: b.Replay, Trace: b.Trace.model})
+	}
+	line, jerr := json.Marshal(r)
+	if jerr != nil {
+		return fmt.Errorf("%s: %w", envJSON, jerr)
+	}
+	f, ferr := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if ferr != nil {
+		return fmt.Errorf("%s: %w", envJSON, ferr)
+	}
+	// One write per line: the test binaries of several packages append to
+	// the same file at once.
+	_, werr := f.Write(append(line, '\n'))
+	if cerr := f.Close(); werr == nil {
+		werr = cerr
+	}
+	if werr != nil {
+		return fmt.Errorf("%s: %w", envJSON, werr)
+	}
+	return nil
+}
+
+// checkReport is what Check reports for a bug: the bug and its trace, the
+// statistics, and the two commands that rerun just its execution.
+func checkReport(b *Bug, res Result, test, pkg string) string {
+	var s strings.Builder
+	s.WriteString("weft: ")
+	s.WriteString(b.describe())
+	execs := "executions"
+	if res.Executions == 1 {
+		execs = "execution"
+	}
+	fmt.Fprintf(&s, "statistics: %d %s (%d complete, %d blocked), %v, engine %s\n",
+		res.Executions, execs, res.Complete, res.Blocked, res.Elapsed.Round(time.Microsecond), res.Engine)
+	if b.Replay != "" {
+		run := shellQuote(runPattern(test))
+		s.WriteString("rerun just this execution:\n")
+		fmt.Fprintf(&s, "  weft test -run %s -replay %s %s\n", run, b.Replay, pkg)
+		fmt.Fprintf(&s, "  WEFT_REPLAY=%s go test -run %s %s\n", b.Replay, run, pkg)
+	}
+	return s.String()
+}
+
+// shellQuote quotes s for a POSIX shell.
+func shellQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// testPackage returns the import path of the package whose tests run, for
+// commands that rerun them: the build information of a test binary names
+// it (as "path.test" when the package has external tests), while the
+// caller of Check (the fallback) may be a helper package or, in a package
+// main, only say "main".
+func testPackage(caller string) string {
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Path != "" && !strings.HasPrefix(bi.Path, "command-line-arguments") {
+		return strings.TrimSuffix(bi.Path, ".test")
+	}
+	return caller
+}
