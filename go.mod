@@ -3,6 +3,12 @@ module weft.dev/weft
 go 1.25.0
 
 require (
-	github.com/ebitengine/purego v0.11.3 // indirect
-	github.com/go-air/gini v1.0.4 // indirect
+	github.com/ebitengine/purego v0.11.3
+	github.com/go-air/gini v1.0.4
+	github.com/rogpeppe/go-internal v1.16.0
+)
+
+require (
+	golang.org/x/sys v0.26.0 // indirect
+	golang.org/x/tools v0.26.0 // indirect
 )

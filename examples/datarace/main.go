@@ -11,18 +11,22 @@ import (
 	"weft.dev/weft"
 )
 
-func main() {
-	res, err := weft.Explore(func() {
-		var result weft.Var[int]
-		var done weft.Var[bool] // should be an atomic.Bool
-		weft.Go(func() {
-			result.Store(42)
-			done.Store(true)
-		})
-		if done.Load() {
-			weft.Assert(result.Load() == 42, "saw done before the result")
-		}
+// publish is the body of the check: a worker publishes a result and a
+// flag, the body polls the flag.
+func publish() {
+	var result weft.Var[int]
+	var done weft.Var[bool] // should be an atomic.Bool
+	weft.Go(func() {
+		result.Store(42)
+		done.Store(true)
 	})
+	if done.Load() {
+		weft.Assert(result.Load() == 42, "saw done before the result")
+	}
+}
+
+func main() {
+	res, err := weft.Explore(publish)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(2)

@@ -26,15 +26,19 @@ func transfer(from, to *account, amount int) {
 	to.balance.Store(to.balance.Load() + amount)
 }
 
+// transferBothWays is the body of the check: two transfers between the same
+// accounts, in opposite directions.
+func transferBothWays() {
+	var a, b account
+	a.balance.Store(100)
+	b.balance.Store(100)
+	g := weft.Go(func() { transfer(&a, &b, 10) })
+	transfer(&b, &a, 20)
+	g.Join()
+}
+
 func main() {
-	res, err := weft.Explore(func() {
-		var a, b account
-		a.balance.Store(100)
-		b.balance.Store(100)
-		g := weft.Go(func() { transfer(&a, &b, 10) })
-		transfer(&b, &a, 20)
-		g.Join()
-	})
+	res, err := weft.Explore(transferBothWays)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(2)

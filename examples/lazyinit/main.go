@@ -30,16 +30,19 @@ func (l *lazy) get() *string {
 	return l.cfg.Load()
 }
 
-func main() {
-	res, err := weft.Explore(func() {
-		var l lazy
-		g := weft.Go(func() {
-			weft.Assert(l.get() != nil, "got no configuration: the flag was set before it was stored")
-		})
+// getTwice is the body of the check: two goroutines get the configuration.
+func getTwice() {
+	var l lazy
+	g := weft.Go(func() {
 		weft.Assert(l.get() != nil, "got no configuration: the flag was set before it was stored")
-		g.Join()
-		weft.Assert(l.loads.Load() == 1, "the configuration was loaded %d times", l.loads.Load())
-	}, weft.WithAllBugs())
+	})
+	weft.Assert(l.get() != nil, "got no configuration: the flag was set before it was stored")
+	g.Join()
+	weft.Assert(l.loads.Load() == 1, "the configuration was loaded %d times", l.loads.Load())
+}
+
+func main() {
+	res, err := weft.Explore(getTwice, weft.WithAllBugs())
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(2)

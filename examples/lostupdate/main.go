@@ -16,14 +16,18 @@ type counter struct{ n atomic.Int64 }
 
 func (c *counter) inc() { c.n.Store(c.n.Load() + 1) }
 
+// incrementTwice is the body of the check: two goroutines increment a
+// counter.
+func incrementTwice() {
+	var c counter
+	g := weft.Go(c.inc)
+	c.inc()
+	g.Join()
+	weft.Assert(c.n.Load() == 2, "lost update: two increments made the counter %d", c.n.Load())
+}
+
 func main() {
-	res, err := weft.Explore(func() {
-		var c counter
-		g := weft.Go(c.inc)
-		c.inc()
-		g.Join()
-		weft.Assert(c.n.Load() == 2, "lost update: two increments made the counter %d", c.n.Load())
-	})
+	res, err := weft.Explore(incrementTwice)
 	os.Exit(report(res, err))
 }
 

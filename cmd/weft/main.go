@@ -1,0 +1,71 @@
+// Command weft runs the tests of Go packages under the weft model checker.
+//
+// Usage:
+//
+//	weft test [flags] [packages] [-- go test flags]
+//
+// weft test runs go test on the packages (the current directory's by
+// default) with the options of every weft.Check set by its flags, and
+// exits with go test's status: non-zero when a check finds a bug. Each
+// bug's report ends with the two commands that rerun just its execution:
+//
+//	weft test -run '^TestCounter$' -replay weft1-… example.com/counter
+//	WEFT_REPLAY=weft1-… go test -run '^TestCounter$' example.com/counter
+//
+// The flags:
+//
+//	-engine name       the exploration engine: condpor (default), dfs, random
+//	-max-executions n  stop each check after n executions
+//	-timeout d         stop each check after d (go test's own deadline is
+//	                   set with -- -timeout)
+//	-seed n            seed of the random choices
+//	-replay token      rerun exactly the execution of a bug (select its test
+//	                   with -run)
+//	-progress          show the progress of the explorations on the standard
+//	                   error: a live line on a terminal, else plain lines
+//	-graph file        write the execution graph of the first bug to file: a
+//	                   self-contained HTML page for .html, else Graphviz DOT
+//	-json              print one JSON object per check on the standard output
+//	                   (go test's own output goes to the standard error)
+//	-run regexp, -v    passed to go test, as are the flags after --
+//
+// The flags set the environment variables that weft.Check reads
+// (WEFT_ENGINE, WEFT_MAX_EXECUTIONS, WEFT_TIMEOUT, WEFT_SEED, WEFT_REPLAY,
+// WEFT_PROGRESS), so a test runs the same under weft test as under go test
+// with those variables. For -json and -graph, the test binaries append a
+// JSON record of every check to a temporary file named by WEFT_JSON; weft
+// test prints the records and draws the graph of the first bug from its
+// trace.
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+)
+
+const usage = `usage: weft test [flags] [packages] [-- go test flags]
+
+Run "go doc weft.dev/weft/cmd/weft" for the flags.
+`
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// run runs the command with args and returns its exit status.
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return 2
+	}
+	switch args[0] {
+	case "test":
+		return test(args[1:], stdout, stderr)
+	case "help", "-h", "-help", "--help":
+		fmt.Fprint(stdout, usage)
+		return 0
+	}
+	fmt.Fprintf(stderr, "weft: unknown command %q\n%s", args[0], usage)
+	return 2
+}

@@ -1,0 +1,268 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"time"
+
+	"weft.dev/weft/internal/report"
+	"weft.dev/weft/internal/token"
+)
+
+// testConfig is what the flags of weft test say.
+type testConfig struct {
+	env      []string // WEFT_* settings for the test binaries
+	goArgs   []string // for go test, after "test"
+	graph    string
+	json     bool
+	progress bool
+}
+
+// parseTest parses the arguments of weft test. Flags may come before and
+// after the packages; everything after "--" goes to go test as is.
+func parseTest(args []string, stderr io.Writer) (*testConfig, error) {
+	var goFlags []string
+	if i := slices.Index(args, "--"); i >= 0 {
+		args, goFlags = args[:i], args[i+1:]
+	}
+	fs := flag.NewFlagSet("weft test", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprint(stderr, usage)
+		fs.PrintDefaults()
+	}
+	engine := fs.String("engine", "", "exploration engine: condpor, dfs or random")
+	maxExec := fs.Int("max-executions", 0, "stop each check after `n` executions")
+	timeout := fs.Duration("timeout", 0, "stop each check after `d`")
+	seed := fs.Uint64("seed", 0, "seed of the random choices")
+	replay := fs.String("replay", "", "rerun exactly the execution of a bug's `token`")
+	c := &testConfig{}
+	fs.BoolVar(&c.progress, "progress", false, "show the progress of the explorations")
+	fs.StringVar(&c.graph, "graph", "", "write the execution graph of the first bug to `file` (.html or .dot)")
+	fs.BoolVar(&c.json, "json", false, "print one JSON object per check")
+	runPat := fs.String("run", "", "run only the tests matching `regexp` (go test's -run)")
+	verbose := fs.Bool("v", false, "go test's -v")
+	var pkgs []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			break
+		}
+		pkgs, args = append(pkgs, args[0]), args[1:]
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if set["engine"] {
+		c.env = append(c.env, "WEFT_ENGINE="+*engine)
+	}
+	if set["max-executions"] {
+		if *maxExec < 0 {
+			return nil, errors.New("-max-executions must not be negative")
+		}
+		c.env = append(c.env, "WEFT_MAX_EXECUTIONS="+strconv.Itoa(*maxExec))
+	}
+	if set["timeout"] {
+		if *timeout < 0 {
+			return nil, errors.New("-timeout must not be negative")
+		}
+		c.env = append(c.env, "WEFT_TIMEOUT="+timeout.String())
+	}
+	if set["seed"] {
+		c.env = append(c.env, "WEFT_SEED="+strconv.FormatUint(*seed, 10))
+	}
+	if set["replay"] {
+		// Catch a mangled token before building anything; whether it fits
+		// the program only the test can tell.
+		if _, _, err := token.Parse(*replay); err != nil {
+			return nil, fmt.Errorf("-replay: %w", err)
+		}
+		c.env = append(c.env, "WEFT_REPLAY="+*replay)
+	}
+	if set["run"] {
+		c.goArgs = append(c.goArgs, "-run="+*runPat)
+	}
+	if *verbose {
+		c.goArgs = append(c.goArgs, "-v")
+	}
+	c.goArgs = append(append(c.goArgs, goFlags...), pkgs...)
+	return c, nil
+}
+
+// terminal names the terminal that the standard error is, or "".
+func terminal() string {
+	if fi, err := os.Stderr.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
+		if tty, err := os.OpenFile("/dev/tty", os.O_WRONLY, 0); err == nil {
+			tty.Close()
+			return "/dev/tty"
+		}
+	}
+	return ""
+}
+
+// follow copies what the test binaries append to the file name to w as it
+// grows, until stop is closed; then it copies the rest and closes done.
+func follow(name string, w io.Writer, stop <-chan struct{}, done chan<- struct{}) {
+	defer close(done)
+	var off int64
+	copyNew := func() {
+		f, err := os.Open(name)
+		if err != nil {
+			return
+		}
+		defer f.Close()
+		n, _ := io.Copy(w, io.NewSectionReader(f, off, 1<<62))
+		off += n
+	}
+	tick := time.NewTicker(250 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case <-tick.C:
+			copyNew()
+		case <-stop:
+			copyNew()
+			return
+		}
+	}
+}
+
+// test runs weft test and returns its exit status.
+func test(args []string, stdout, stderr io.Writer) int {
+	c, err := parseTest(args, stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "weft test: %v\n", err)
+		return 2
+	}
+	env := append(os.Environ(), c.env...)
+	dir, err := os.MkdirTemp("", "weft-test-")
+	if err != nil {
+		fmt.Fprintf(stderr, "weft test: %v\n", err)
+		return 2
+	}
+	defer os.RemoveAll(dir)
+	var records string
+	stopFollowing := func() {}
+	if c.json || c.graph != "" {
+		records = filepath.Join(dir, "checks.jsonl")
+		env = append(env, "WEFT_JSON="+records)
+	}
+	if c.progress {
+		// go test gives its test binaries a pipe, and shows what they write
+		// only when a package ends, if it fails or with -v: they write their
+		// progress to the terminal, or to a file that is copied here as it
+		// grows.
+		tty := terminal()
+		if tty == "" {
+			tty = filepath.Join(dir, "progress")
+			stop, done := make(chan struct{}), make(chan struct{})
+			go follow(tty, stderr, stop, done)
+			stopFollowing = func() { close(stop); <-done }
+		}
+		env = append(env, "WEFT_PROGRESS="+tty)
+	}
+	cmd := exec.Command("go", append([]string{"test"}, c.goArgs...)...)
+	cmd.Env = env
+	cmd.Stdin = os.Stdin
+	cmd.Stdout, cmd.Stderr = stdout, stderr
+	if c.json {
+		// The standard output carries only the records.
+		cmd.Stdout = stderr
+	}
+	status := 0
+	err = cmd.Run()
+	stopFollowing()
+	if err != nil {
+		var exit *exec.ExitError
+		if !errors.As(err, &exit) {
+			fmt.Fprintf(stderr, "weft test: %v\n", err)
+			return 2
+		}
+		status = exit.ExitCode()
+	}
+	if records == "" {
+		return status
+	}
+	recs, err := readRecords(records)
+	if err != nil {
+		fmt.Fprintf(stderr, "weft test: %v\n", err)
+		return max(status, 1)
+	}
+	bugs := 0
+	for _, r := range recs {
+		bugs += len(r.rec.Bugs)
+		if c.json {
+			stdout.Write(r.line)
+		}
+	}
+	if bugs > 0 {
+		status = max(status, 1)
+	}
+	if c.graph != "" {
+		if err := writeGraph(c.graph, recs, stderr); err != nil {
+			fmt.Fprintf(stderr, "weft test: -graph: %v\n", err)
+			return max(status, 1)
+		}
+	}
+	return status
+}
+
+// record is a line of WEFT_JSON, decoded.
+type record struct {
+	line []byte // with its newline
+	rec  report.Record
+}
+
+// readRecords reads the records the test binaries wrote, in the order they
+// wrote them. No file means that no check ran.
+func readRecords(name string) ([]record, error) {
+	data, err := os.ReadFile(name)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var recs []record
+	for line := range bytes.Lines(data) {
+		r := record{line: line}
+		if err := json.Unmarshal(line, &r.rec); err != nil {
+			return nil, fmt.Errorf("a check wrote a record that is not JSON: %v", err)
+		}
+		recs = append(recs, r)
+	}
+	return recs, nil
+}
+
+// writeGraph draws the execution graph of the first bug in recs that has
+// a trace.
+func writeGraph(file string, recs []record, stderr io.Writer) error {
+	for _, r := range recs {
+		for _, b := range r.rec.Bugs {
+			if b.Trace == nil {
+				continue
+			}
+			if err := os.WriteFile(file, report.Render(file, b.Trace), 0o644); err != nil {
+				return err
+			}
+			fmt.Fprintf(stderr, "weft test: wrote the execution graph of %s in %s to %s\n", r.rec.Test, r.rec.Package, file)
+			return nil
+		}
+	}
+	fmt.Fprintf(stderr, "weft test: no bug with a trace was found: %s was not written\n", file)
+	return nil
+}
