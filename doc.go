@@ -24,17 +24,34 @@
 //		})
 //	}
 //
-// Check fails the test with a report like
+// Check fails the test with a report: the interleaving as a table with a
+// column per goroutine and a row per operation, and the commands that rerun
+// just that execution,
 //
-//	assertion failed: n = 1
-//	...
-//	    1  g0   load atomic#0 = 0 (initial)      counter_test.go:12
-//	    2  g1   load atomic#0 = 0 (initial)      counter_test.go:12
-//	    3  g1   store atomic#0 = 1               counter_test.go:12
-//	    5  g0   store atomic#0 = 1               counter_test.go:12
+//	weft: assertion failed: n = 1
+//
+//	    | g0 counter.TestCounter.func1                    | g1 counter.TestCounter.func1.1
+//	    | the body                                        | go at counter_test.go:14 in g0
+//	----+-------------------------------------------------+------------------------------------------------
+//	  1 | go g1                        counter_test.go:14 |
+//	  2 | load atomic#0 = 0 (initial)  counter_test.go:13 |
+//	  3 |                                                 | load atomic#0 = 0 (initial)  counter_test.go:13
+//	  4 |                                                 | store atomic#0 = 1           counter_test.go:13
+//	  5 |                                                 | return
+//	  6 | store atomic#0 = 1           counter_test.go:13 |
+//	  7 | join g1                      counter_test.go:16 |
+//	  8 | load atomic#0 = 1 (from #6)  counter_test.go:17 |
+//	  9 | load atomic#0 = 1 (from #6)  counter_test.go:17 |
+//	>10 | assert failed                counter_test.go:17 |
+//	minimized: this execution has 2 goroutine switches, the one found had 4
 //	...
 //	rerun just this execution:
+//	  weft test -run '^TestCounter$' -replay weft1-… example.com/counter
 //	  WEFT_REPLAY=weft1-… go test -run '^TestCounter$' example.com/counter
+//
+// The weft command (weft.dev/weft/cmd/weft) runs go test with the options
+// as flags, and can write the execution graph of a bug as a Graphviz file
+// or an HTML page.
 //
 // Each execution allocates the body's objects anew. Objects created outside
 // the body (package-level variables) are reset to their zero value at the

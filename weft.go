@@ -177,8 +177,11 @@ func newResult(name string, rep *runtime.Report) Result {
 func engineNames() []string { return slices.Sorted(maps.Keys(engines)) }
 
 // Check explores body under the checker and fails t with a readable report
-// (bug kind, message, trace with source positions, and the command that
-// replays the execution) for every bug found. It returns the statistics.
+// for every bug found: the bug's kind and message, the interleaving as a
+// table with a column per goroutine and file:line positions, the statistics,
+// and the two commands (weft test and go test) that rerun just that
+// execution. With WEFT_JSON set it also appends a JSON record of the check
+// to that file. It returns the statistics.
 func Check(t testing.TB, body func(), opts ...Option) Result {
 	t.Helper()
 	res, err := Explore(body, opts...)
