@@ -93,31 +93,32 @@ type Minimized struct {
 // New describes t.
 func New(t *runtime.Trace) *Trace {
 	r := &Trace{}
+	wd, _ := os.Getwd()
+	d := &describer{refs: map[uintptr]string{}, wd: wd}
 	if b := t.Bug; b != nil {
 		r.Bug = Bug{Kind: b.Kind.String(), Message: b.Message, G: int(b.G)}
 		if t.BugPos.File != "" {
-			r.Bug.Pos = Pos(t.BugPos)
+			r.Bug.Pos = d.pos(t.BugPos)
 		}
 	}
 	for _, g := range t.Goroutines {
-		rg := Goroutine{ID: int(g.ID), Parent: int(g.Parent), Func: ShortFunc(g.Func), State: "ended"}
+		rg := Goroutine{ID: int(g.ID), Parent: int(g.Parent), Func: shortFunc(g.Func), State: "ended"}
 		if g.ID != 0 {
-			rg.Spawn = Pos(g.Spawn)
+			rg.Spawn = d.pos(g.Spawn)
 		}
 		switch {
 		case t.Bug != nil && g.ID == t.Bug.G && t.Bug.Kind != engine.Deadlock && t.Bug.Kind != engine.GoroutineLeak:
 			rg.State = "failed"
 		case g.Status == engine.Ready:
-			rg.State, rg.WaitPos = "waiting", Pos(g.WaitPos)
+			rg.State, rg.WaitPos = "waiting", d.pos(g.WaitPos)
 		case g.Status == engine.Blocked:
-			rg.State, rg.Waiting, rg.WaitPos = "blocked", "failed assume", Pos(g.WaitPos)
+			rg.State, rg.Waiting, rg.WaitPos = "blocked", "failed assume", d.pos(g.WaitPos)
 		}
 		r.Goroutines = append(r.Goroutines, rg)
 	}
 	for i, o := range t.Objects {
-		r.Objects = append(r.Objects, Object{Name: runtime.ObjName(o.Kind, int32(i)), First: Pos(o.First)})
+		r.Objects = append(r.Objects, Object{Name: runtime.ObjName(o.Kind, int32(i)), First: d.pos(o.First)})
 	}
-	d := &describer{refs: map[uintptr]string{}}
 	for i := range t.Steps {
 		r.Steps = append(r.Steps, d.step(&t.Steps[i]))
 	}
@@ -135,7 +136,7 @@ func New(t *runtime.Trace) *Trace {
 // failed returns the step that is the bug of t, if the bug is an operation.
 func (d *describer) failed(t *runtime.Trace) *Step {
 	if s := t.Failed; s != nil {
-		return &Step{G: int(s.G), Kind: s.Label.Kind.String(), Op: d.pendingOp(&s.Label), Obj: objName(&s.Label), Pos: Pos(s.Pos), Failed: true}
+		return &Step{G: int(s.G), Kind: s.Label.Kind.String(), Op: d.pendingOp(&s.Label), Obj: objName(&s.Label), Pos: d.pos(s.Pos), Failed: true}
 	}
 	b := t.Bug
 	if b == nil || b.G < 0 || t.BugPos.File == "" {
@@ -156,20 +157,22 @@ func (d *describer) failed(t *runtime.Trace) *Step {
 		// what happened.
 		return nil
 	}
-	return &Step{G: int(b.G), Kind: kind, Op: op, Pos: Pos(t.BugPos), Failed: true}
+	return &Step{G: int(b.G), Kind: kind, Op: op, Pos: d.pos(t.BugPos), Failed: true}
 }
 
-// describer puts operations into words. It names the pointers, channels
-// and functions that values hold by their order of appearance (ptr#1...),
-// since their addresses change from one run to the next.
+// describer puts operations and positions into words. It names the
+// pointers, channels and functions that values hold by their order of
+// appearance (ptr#1...), since their addresses change from one run to the
+// next.
 type describer struct {
 	refs map[uintptr]string
+	wd   string // positions are relative to it
 }
 
 // step describes a performed operation.
 func (d *describer) step(s *runtime.Step) Step {
 	l, r := &s.Label, &s.Result
-	st := Step{G: int(s.G), Kind: l.Kind.String(), Op: d.op(l, r), Obj: objName(l), Pos: Pos(s.Pos)}
+	st := Step{G: int(s.G), Kind: l.Kind.String(), Op: d.op(l, r), Obj: objName(l), Pos: d.pos(s.Pos)}
 	switch l.Kind {
 	case event.Load, event.NotifyWait:
 		st.From = ptr(int(r.From))
@@ -322,16 +325,15 @@ func fromSep(step int32) string {
 	return fmt.Sprintf(", from #%d", step+1)
 }
 
-// Pos formats a position as file:line, the file relative to the working
+// pos formats a position as file:line, the file relative to the working
 // directory when that is shorter (go test runs in the package's
 // directory), else with its directory's name.
-func Pos(p runtime.Pos) string {
+func (d *describer) pos(p runtime.Pos) string {
 	if p.File == "" {
 		return ""
 	}
 	file := p.File
-	wd, _ := os.Getwd()
-	if rel, err := filepath.Rel(wd, file); err == nil && !strings.HasPrefix(rel, "..") && len(rel) < len(file) {
+	if rel, err := filepath.Rel(d.wd, file); err == nil && !strings.HasPrefix(rel, "..") && len(rel) < len(file) {
 		file = rel
 	} else {
 		file = filepath.Base(filepath.Dir(file)) + "/" + filepath.Base(file)
@@ -339,9 +341,9 @@ func Pos(p runtime.Pos) string {
 	return fmt.Sprintf("%s:%d", file, p.Line)
 }
 
-// ShortFunc drops the import path from a function name, and the suffix Go
+// shortFunc drops the import path from a function name, and the suffix Go
 // gives method values.
-func ShortFunc(name string) string {
+func shortFunc(name string) string {
 	if i := strings.LastIndexByte(name, '/'); i >= 0 {
 		name = name[i+1:]
 	}
