@@ -166,14 +166,14 @@ func test(args []string, stdout, stderr io.Writer) int {
 		// only when a package ends, if it fails or with -v: they write their
 		// progress to the terminal, or to a file that is copied here as it
 		// grows.
-		tty := terminal()
-		if tty == "" {
-			tty = filepath.Join(dir, "progress")
+		target := terminal()
+		if target == "" {
+			target = filepath.Join(dir, "progress")
 			stop, done := make(chan struct{}), make(chan struct{})
-			go follow(tty, stderr, stop, done)
+			go follow(target, stderr, stop, done)
 			stopFollowing = func() { close(stop); <-done }
 		}
-		env = append(env, "WEFT_PROGRESS="+tty)
+		env = append(env, "WEFT_PROGRESS="+target)
 	}
 	cmd := exec.Command("go", append([]string{"test"}, c.goArgs...)...)
 	cmd.Env = env
