@@ -17,6 +17,7 @@ import (
 
 	"weft.dev/weft/internal/engine"
 	"weft.dev/weft/internal/engine/dfs"
+	"weft.dev/weft/internal/event"
 	"weft.dev/weft/internal/report"
 	"weft.dev/weft/internal/report/reporttest"
 	"weft.dev/weft/internal/runtime"
@@ -314,4 +315,51 @@ func distinctColors(img image.Image, limit int) int {
 		}
 	}
 	return len(seen)
+}
+
+// TestOps checks how each kind of operation is put into words, from its
+// label and result.
+func TestOps(t *testing.T) {
+	atomic64 := func(k event.Kind) event.Label {
+		return event.Label{Kind: k, OKind: event.Atomic, Width: 64, Obj: 1}
+	}
+	cas := atomic64(event.RMW)
+	cas.Op, cas.A, cas.B = event.CAS, event.Value{N: 1}, event.Value{N: 2}
+	add := atomic64(event.RMW)
+	add.Op, add.A = event.Add, event.Value{N: ^uint64(0)}
+	store := atomic64(event.Store)
+	store.A = event.Value{N: 7}
+	varStore := event.Label{Kind: event.Store, OKind: event.VarObj, A: event.Value{P: "a\nb"}}
+	mutex := func(k event.Kind) event.Label { return event.Label{Kind: k, OKind: event.Mutex, Obj: 2} }
+	tests := []struct {
+		label  event.Label
+		result event.Result
+		want   string
+	}{
+		{atomic64(event.Load), event.Result{V: event.Value{N: 3}, From: 0}, "load atomic#1 = 3 (from #1)"},
+		{atomic64(event.Load), event.Result{From: -1}, "load atomic#1 = 0 (initial)"},
+		{event.Label{Kind: event.Load, OKind: event.VarObj}, event.Result{From: -1}, "load var#0 = <zero> (initial)"},
+		{store, event.Result{}, "store atomic#1 = 7"},
+		{varStore, event.Result{}, "store var#0 = a\nb"},
+		{cas, event.Result{V: event.Value{N: 1}, OK: true, From: -1}, "CAS atomic#1 1→2 ok (was 1, initial)"},
+		{cas, event.Result{V: event.Value{N: 5}, From: 0}, "CAS atomic#1 1→2 failed (was 5, from #1)"},
+		{add, event.Result{V: event.Value{N: 4}, OK: true, From: 0}, "add atomic#1 -1 (was 4, from #1)"},
+		{mutex(event.Lock), event.Result{From: -1}, "lock mutex#2"},
+		{mutex(event.Unlock), event.Result{}, "unlock mutex#2"},
+		{mutex(event.TryLock), event.Result{OK: true, From: -1}, "trylock mutex#2 ok"},
+		{mutex(event.TryLock), event.Result{From: 0}, "trylock mutex#2 failed"},
+		{event.Label{Kind: event.Spawn, Obj: -1, Arg: 3}, event.Result{}, "go g3"},
+		{event.Label{Kind: event.Join, Obj: -1, Arg: 3}, event.Result{}, "join g3"},
+		{event.Label{Kind: event.End, Obj: -1}, event.Result{}, "return"},
+		{event.Label{Kind: event.Block, Obj: -1}, event.Result{}, "assume failed: blocked forever"},
+	}
+	for _, tt := range tests {
+		rt := &runtime.Trace{
+			Goroutines: []runtime.GoroutineInfo{{ID: 0, Parent: -1, Status: engine.Ended}},
+			Steps:      []runtime.Step{{Label: store}, {Label: tt.label, Result: tt.result}},
+		}
+		if got := report.New(rt).Steps[1].Op; got != tt.want {
+			t.Errorf("%v: got %q, want %q", tt.label.Kind, got, tt.want)
+		}
+	}
 }
