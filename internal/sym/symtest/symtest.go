@@ -325,6 +325,11 @@ type Gen struct {
 	Src  Source
 	Vars int  // variables have ids 0..Vars-1
 	Ops  []Op // the Int operations to draw from; nil means all of them
+	// Linear makes the right operand of Mul, Div and Rem a constant
+	// from Edge or a small one. Products and quotients of two variables,
+	// or by arbitrary 64-bit constants, make formulas that SAT solvers
+	// find hard; concolic path conditions rarely have them.
+	Linear bool
 }
 
 // Const returns a constant biased toward edge values.
@@ -372,6 +377,13 @@ func (g *Gen) Int(depth int) *Expr {
 			s = g.Int(depth - 1)
 		}
 		return &Expr{Op: op, Args: []*Expr{g.Int(depth - 1), s}}
+	}
+	if g.Linear && (op == Mul || op == Div || op == Rem) {
+		k := Edge[g.Src.IntN(len(Edge))]
+		if g.Src.IntN(2) == 0 {
+			k = int64(g.Src.IntN(33)) - 16
+		}
+		return &Expr{Op: op, Args: []*Expr{g.Int(depth - 1), {Op: Const, Value: k}}}
 	}
 	return &Expr{Op: op, Args: []*Expr{g.Int(depth - 1), g.Int(depth - 1)}}
 }
