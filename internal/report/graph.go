@@ -137,6 +137,14 @@ func (g *graph) node(n int) (gid int, op, pos string) {
 	return gr.ID, "waits: " + clean(gr.Waiting), gr.WaitPos
 }
 
+// name names node n: #N for the N-th step, else the wait of its goroutine.
+func (g *graph) name(n int) string {
+	if n < len(g.t.Steps) {
+		return fmt.Sprintf("#%d", n+1)
+	}
+	return fmt.Sprintf("the wait of g%d", g.waits[n-len(g.t.Steps)])
+}
+
 // failed reports whether node n is the bug: the failing step, or, in a
 // deadlock or a leak, a goroutine blocked at the end.
 func (g *graph) failed(n int) bool {

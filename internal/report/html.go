@@ -138,8 +138,8 @@ func (g *graph) edge(b *strings.Builder, e edge) {
 		mid := (x1 + x2) / 2
 		d = fmt.Sprintf("M%d,%d C%d,%d %d,%d %d,%d", x1, fy+nodeH/2, mid, fy+nodeH/2, mid, ty+nodeH/2, x2, ty+nodeH/2)
 	}
-	fmt.Fprintf(b, `<path class="edge %s" d="%s" stroke="%s" marker-end="url(#arrow-%s)"><title>%s: #%d to #%d</title></path>`+"\n",
-		e.Kind, d, edgeColors[e.Kind], e.Kind, legend[e.Kind], e.From+1, e.To+1)
+	fmt.Fprintf(b, `<path class="edge %s" d="%s" stroke="%s" marker-end="url(#arrow-%s)"><title>%s: %s to %s</title></path>`+"\n",
+		e.Kind, d, edgeColors[e.Kind], e.Kind, legend[e.Kind], g.name(e.From), g.name(e.To))
 }
 
 // fit escapes s, shortened with an ellipsis to fit in width pixels; the
