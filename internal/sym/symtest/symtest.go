@@ -323,8 +323,7 @@ func (s Rand) Int64() int64 { return int64(s.R.Uint64()) }
 // Gen generates random expressions.
 type Gen struct {
 	Src  Source
-	Vars int  // variables have ids 0..Vars-1
-	Ops  []Op // the Int operations to draw from; nil means all of them
+	Vars int // variables have ids 0..Vars-1
 	// Linear makes the right operand of Mul, Div and Rem a constant
 	// from Edge or a small one. Products and quotients of two variables,
 	// or by arbitrary 64-bit constants, make formulas that SAT solvers
@@ -354,15 +353,11 @@ func (g *Gen) leaf() *Expr {
 
 // Int returns an Int expression of at most the given depth.
 func (g *Gen) Int(depth int) *Expr {
-	ops := g.Ops
-	if ops == nil {
-		ops = intOps
-	}
-	k := g.Src.IntN(len(ops) + 2)
+	k := g.Src.IntN(len(intOps) + 2)
 	if depth <= 0 || k < 2 {
 		return g.leaf()
 	}
-	op := ops[k-2]
+	op := intOps[k-2]
 	switch op {
 	case Neg:
 		return &Expr{Op: op, Args: []*Expr{g.Int(depth - 1)}}
