@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"weft.dev/weft/internal/concolic"
 	"weft.dev/weft/internal/engine"
 	"weft.dev/weft/internal/engine/condpor"
 	"weft.dev/weft/internal/engine/dfs"
@@ -88,12 +89,17 @@ func explore(body func(), opts []Option) (Result, error) {
 		return Result{}, fmt.Errorf("weft: %w", err)
 	}
 	prog := token.Program(programName(body))
+	conc, err := c.concolic()
+	if err != nil {
+		return Result{}, fmt.Errorf("weft: %w", err)
+	}
+	defer conc.Close()
 	if c.replay != "" {
 		sched, err := token.Decode(c.replay, prog)
 		if err != nil {
 			return Result{}, fmt.Errorf("weft: WEFT_REPLAY/WithReplay: %w", err)
 		}
-		rep := runtime.Run(body, runtime.Config{Engine: replay.New(sched), MaxSteps: c.maxSteps, Trace: true})
+		rep := runtime.Run(body, runtime.Config{Engine: replay.New(sched, conc.Config), Concolic: conc.Config, MaxSteps: c.maxSteps, Trace: true})
 		res := newResult("replay", rep)
 		for _, f := range rep.Bugs {
 			res.Bugs = append(res.Bugs, &Bug{Kind: BugKind(f.Bug.Kind), Message: f.Bug.Message, Trace: newTrace(report.New(f.Trace)), Replay: c.replay})
@@ -105,7 +111,8 @@ func explore(body func(), opts []Option) (Result, error) {
 		return Result{}, fmt.Errorf("weft: unknown engine %q (available: %s)", c.engine, strings.Join(engineNames(), ", "))
 	}
 	cfg := runtime.Config{
-		Engine:        mk(engine.Config{Seed: c.seed, Executions: c.maxExecutions}),
+		Engine:        mk(engine.Config{Seed: c.seed, Executions: c.maxExecutions, Concolic: conc.Config}),
+		Concolic:      conc.Config,
 		MaxExecutions: c.maxExecutions,
 		Timeout:       c.timeout,
 		MaxSteps:      c.maxSteps,
@@ -122,8 +129,9 @@ func explore(body func(), opts []Option) (Result, error) {
 		return Result{}, fmt.Errorf("weft: internal error (a bug in weft, please report it): %s", rep.Internal)
 	}
 	res := newResult(c.engine, rep)
+	res.SolverCalls, res.SolverTime = conc.stats()
 	for _, f := range rep.Bugs {
-		res.Bugs = append(res.Bugs, reproduce(body, prog, f, c.maxSteps))
+		res.Bugs = append(res.Bugs, reproduce(body, prog, f, c.maxSteps, conc.Config))
 	}
 	return res, nil
 }
@@ -131,13 +139,13 @@ func explore(body func(), opts []Option) (Result, error) {
 // reproduce replays a bug's execution once with tracing on to build its
 // report. A replay that does not reproduce the bug means the program is
 // nondeterministic, which is reported instead.
-func reproduce(body func(), prog uint32, f runtime.Found, maxSteps int) *Bug {
+func reproduce(body func(), prog uint32, f runtime.Found, maxSteps int, conc *concolic.Config) *Bug {
 	b := &Bug{Kind: BugKind(f.Bug.Kind), Message: f.Bug.Message}
 	if f.Bug.NoReplay {
 		return b
 	}
 	run := func(sched []engine.Choice, trace bool) *runtime.Report {
-		return runtime.Run(body, runtime.Config{Engine: replay.New(sched), MaxSteps: maxSteps, Trace: trace})
+		return runtime.Run(body, runtime.Config{Engine: replay.New(sched, conc), Concolic: conc, MaxSteps: maxSteps, Trace: trace})
 	}
 	m := minimal(f, run)
 	b.Replay = token.Encode(prog, m.Schedule)

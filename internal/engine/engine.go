@@ -15,7 +15,9 @@ package engine
 import (
 	"fmt"
 
+	"weft.dev/weft/internal/concolic"
 	"weft.dev/weft/internal/event"
+	"weft.dev/weft/internal/sym"
 )
 
 // Engine explores the executions of a program.
@@ -44,6 +46,9 @@ type Scheduler interface {
 type Config struct {
 	Seed       uint64 // random choices
 	Executions int    // how many executions a sampling engine runs
+	// Concolic is how symbolic values are handled: the expression table,
+	// the solver, and an explicit domain for the ExEn baseline.
+	Concolic *concolic.Config
 }
 
 // Status is the state of a goroutine between two steps.
@@ -77,6 +82,10 @@ type Exec struct {
 	// Objects holds the kind of each object by index, in the order the
 	// execution first touched them.
 	Objects []event.ObjKind
+	// Model is the current model of the symbolic variables, under which
+	// symbolic values have their concrete value. The engine owns it and may
+	// change it during an execution.
+	Model *sym.Model
 }
 
 // Verdict is the kind of a Decision.

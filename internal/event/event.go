@@ -18,7 +18,7 @@ import (
 type Kind uint8
 
 // The visible operations. Var and atomic accesses share Load, Store and RMW;
-// Label.Atomic tells them apart.
+// Label.OKind tells them apart.
 const (
 	Invalid    Kind = iota
 	Load            // read of a Var or an atomic
@@ -37,6 +37,16 @@ const (
 	Join            // Goroutine.Join: Arg is the goroutine waited for
 	End             // the goroutine's function returned
 	Block           // Assume(false): the goroutine blocks forever
+	SymNew          // sym.NewInt: Arg is the variable's id
+	SymEval         // a branch on a symbolic condition: A.N is the sym.Term; Arg 1 pins it true
+	SymChoose       // sym.Choose: A.N is the Int sym.Term, B.N the number of indices
+	ChanMake        // weft.MakeChan: B.N is the capacity
+	ChanSend        // Chan.Send: A is the value
+	ChanRecv        // Chan.Recv
+	ChanClose       // Chan.Close
+	ChanLen         // Chan.Len
+	ChanWait        // the wait of a send, receive or select that could not complete at once
+	Select          // weft.Select: A.P holds the cases, Arg 1 means it has a default
 	numKinds
 )
 
@@ -58,6 +68,16 @@ var kindNames = [numKinds]string{
 	Join:       "join",
 	End:        "end",
 	Block:      "assume-blocked",
+	SymNew:     "symbolic",
+	SymEval:    "branch",
+	SymChoose:  "choose",
+	ChanMake:   "make",
+	ChanSend:   "send",
+	ChanRecv:   "recv",
+	ChanClose:  "close",
+	ChanLen:    "len",
+	ChanWait:   "chan-wait",
+	Select:     "select",
 }
 
 func (k Kind) String() string {
@@ -106,10 +126,11 @@ const (
 	Mutex          // weft/sync.Mutex
 	Sem            // the semaphores inside RWMutex and WaitGroup
 	Notify         // the notify list inside sync.Cond
+	Chan           // the channels of an execution (weft.Chan)
 	numObjKinds
 )
 
-var objKindNames = [numObjKinds]string{"none", "var", "atomic", "mutex", "sema", "cond"}
+var objKindNames = [numObjKinds]string{"none", "var", "atomic", "mutex", "sema", "cond", "chan"}
 
 func (k ObjKind) String() string {
 	if k < numObjKinds {
@@ -164,17 +185,20 @@ func (l *Label) Mask(n uint64) uint64 {
 
 // Result is what a performed operation returns to its goroutine.
 type Result struct {
-	V     Value // value read (Load), old value (RMW)
-	OK    bool  // CompareAndSwap and TryLock succeeded
+	V     Value // value read (Load), old value (RMW), value received
+	OK    bool  // CompareAndSwap and TryLock succeeded; a receive got a value
 	From  int32 // the step that wrote V (-1: the initial value), when known
 	Panic any   // when non-nil the goroutine panics with it, as Go would
+	Case  int32 // the select case taken
+	Wait  bool  // a channel operation could not complete: a ChanWait follows
 }
 
 // Updates reports whether operations of kind k read a location and, when
 // the value read allows it, write it in the same atomic step.
 func (k Kind) Updates() bool {
 	switch k {
-	case RMW, Lock, TryLock, SemAcquire, SemRelease, NotifyAdd, NotifyOne, NotifyAll:
+	case RMW, Lock, TryLock, SemAcquire, SemRelease, NotifyAdd, NotifyOne, NotifyAll,
+		ChanMake, ChanSend, ChanRecv, ChanClose, ChanWait, Select:
 		return true
 	}
 	return false

@@ -43,10 +43,14 @@ const (
 	Join               // waits for goroutine Lab.Arg; RF is its End
 	End                // the goroutine returned
 	Block              // the goroutine blocked forever (Assume)
-	Choice             // an internal choice among Alts outcomes
+	Choice             // an explicit choice among Alts outcomes (maximal: outcome 0)
+	// Constraint is the evaluation of a symbolic condition (ConDPOR's C
+	// events): Outcome is the outcome taken among Alts. Its maximal
+	// outcome is the one a model of the revisited graph gives.
+	Constraint
 )
 
-var kindNames = [...]string{"R", "W", "spawn", "join", "end", "block", "choice"}
+var kindNames = [...]string{"R", "W", "spawn", "join", "end", "block", "choice", "C"}
 
 func (k Kind) String() string { return kindNames[k] }
 
@@ -67,11 +71,16 @@ type Event struct {
 	// took its default outcome. Backward revisits may only delete events
 	// added that way (the maximal-extension condition).
 	AddedMax bool
+	// SyncFrom is an event this one synchronizes with besides its
+	// reads-from source (a channel operation and its partner). The zero
+	// Pos means none: a synchronization source is always the write part
+	// of an update, never the first event of its goroutine.
+	SyncFrom Pos
 	// Recheck asks the engine to check the event for races when it is
 	// replayed: a backward revisit changed what it reads.
 	Recheck bool
-	Outcome int32 // Choice: the outcome taken
-	Alts    int32 // Choice: how many outcomes there are
+	Outcome int32 // Choice, Constraint, update reads: the outcome taken
+	Alts    int32 // how many outcomes there are
 	// View holds, for each goroutine t, the index of the last event of t
 	// that is porf-before this event (the event itself included), -1 for
 	// none. HB is the same for happens-before: porf without the
@@ -268,6 +277,9 @@ func (g *Graph) computeViews(p Pos, sync bool) {
 		if sync || ev.Kind == Join {
 			join(hb, src.HB)
 		}
+	}
+	if s := ev.SyncFrom; s != (Pos{}) && !s.IsInit() && g.Has(s) {
+		join(hb, g.Ev(s).HB)
 	}
 	view[p.T] = p.I
 	hb[p.T] = p.I

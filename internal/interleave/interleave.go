@@ -11,17 +11,26 @@ package interleave
 import (
 	"fmt"
 
+	"weft.dev/weft/internal/chans"
 	"weft.dev/weft/internal/class"
+	"weft.dev/weft/internal/concolic"
 	"weft.dev/weft/internal/engine"
 	"weft.dev/weft/internal/event"
 )
 
 // Machine is the state of one execution.
 type Machine struct {
+	// Sym is the concolic state of the execution; its Config must be set
+	// for programs with symbolic values.
+	Sym concolic.Path
+
 	objs  []object
 	gs    []gstate
 	step  int32 // operations performed
 	class class.Hash
+	// clocks holds the vector clock after each channel operation, by
+	// step: the operations that a later one synchronizes with.
+	clocks map[chans.Token]vclock
 }
 
 type object struct {
@@ -53,7 +62,11 @@ type gstate struct {
 
 // Reset prepares the machine for a new execution.
 func (m *Machine) Reset() {
+	if m.Sym.Config != nil {
+		m.Sym.Reset()
+	}
 	m.objs = m.objs[:0]
+	clear(m.clocks)
 	m.gs = m.gs[:0]
 	m.step = 0
 	m.class = 0
@@ -92,6 +105,9 @@ func (m *Machine) Enabled(x *engine.Exec, g *engine.Goroutine) bool {
 	switch l.Kind {
 	case event.Lock, event.SemAcquire, event.NotifyWait:
 		return !l.Blocks(m.obj(l).val)
+	case event.ChanSend, event.ChanRecv, event.ChanLen, event.ChanWait, event.Select:
+		op := chans.OpOf(l, g.ID, chans.NoToken)
+		return chans.StateOf(m.obj(l).val).Enabled(&op)
 	case event.Join:
 		t := x.G[l.Arg]
 		return t != nil && t.Status == engine.Ended
@@ -99,13 +115,34 @@ func (m *Machine) Enabled(x *engine.Exec, g *engine.Goroutine) bool {
 	return true
 }
 
-// Alternatives returns how many outcomes g's pending operation has.
-func (m *Machine) Alternatives(g *engine.Goroutine) int {
+// Options appends to dst the outcomes g's pending operation can take: the
+// waiters Cond.Signal may wake, the feasible outcomes of a symbolic branch
+// (the one the model gives first), the values of an explicit domain.
+func (m *Machine) Options(g *engine.Goroutine, dst []int32) []int32 {
 	l := &g.Pending
-	if l.Kind != event.NotifyOne {
-		return 1
+	switch l.Kind {
+	case event.NotifyOne:
+		for o := range l.Alternatives(m.obj(l).val) {
+			dst = append(dst, int32(o))
+		}
+		return dst
+	case event.Select, event.ChanWait:
+		op := chans.OpOf(l, g.ID, chans.NoToken)
+		for o := range chans.StateOf(m.obj(l).val).Outcomes(&op) {
+			dst = append(dst, int32(o))
+		}
+		return dst
+	case event.SymNew, event.SymEval, event.SymChoose:
+		os, err := m.Sym.Options(l, nil)
+		if err != nil {
+			panic(fmt.Sprintf("weft: solver failed: %v", err))
+		}
+		for _, o := range os {
+			dst = append(dst, int32(o))
+		}
+		return dst
 	}
-	return l.Alternatives(m.obj(l).val)
+	return append(dst, 0)
 }
 
 // Perform performs g's pending operation with outcome alt, writes its result
@@ -173,6 +210,33 @@ func (m *Machine) Perform(x *engine.Exec, g *engine.Goroutine, alt int) *engine.
 		m.g(l.Arg).vc.set(gs.vc)
 	case event.Join:
 		gs.vc.join(m.g(l.Arg).vc)
+	case event.SymNew, event.SymEval, event.SymChoose:
+		res, err := m.Sym.Take(l, alt)
+		if err != nil {
+			return &engine.Bug{Kind: engine.Nondeterminism, G: g.ID,
+				Message: fmt.Sprintf("a replayed symbolic operation cannot take its recorded outcome: %v", err)}
+		}
+		g.Result = res
+		m.class.Choice(me, int32(alt))
+	case event.ChanMake, event.ChanSend, event.ChanRecv, event.ChanClose, event.ChanLen, event.ChanWait, event.Select:
+		o := m.obj(l)
+		op := chans.OpOf(l, g.ID, chans.Token(step))
+		n, r := chans.StateOf(o.val).Apply(&op, alt)
+		if r.Sync != chans.NoToken {
+			gs.vc.join(m.clocks[r.Sync])
+		}
+		m.rf(me, o.last)
+		if chans.Writes(&op, r) {
+			m.write(o, me, step, event.Value{P: n})
+		}
+		if m.clocks == nil {
+			m.clocks = map[chans.Token]vclock{}
+		}
+		m.clocks[chans.Token(step)] = append(vclock(nil), gs.vc...)
+		if l.Kind == event.Select || l.Kind == event.ChanWait {
+			m.class.Choice(me, int32(alt))
+		}
+		g.Result = r.Event(&op)
 	case event.End:
 		g.Status = engine.Ended
 	case event.Block:

@@ -14,6 +14,7 @@ import (
 
 	"weft.dev/weft"
 	"weft.dev/weft/atomic"
+	"weft.dev/weft/sym"
 	"weft.dev/weft/sync"
 )
 
@@ -22,20 +23,31 @@ type OpKind uint8
 
 // The operations of generated programs.
 const (
-	Load     OpKind = iota // r = x[Loc].Load()
-	Store                  // x[Loc].Store(Val)
-	Add                    // x[Loc].Add(Val)
-	CAS                    // x[Loc].CompareAndSwap(Val, Val2)
-	Lock                   // m[Loc].Lock()
-	Unlock                 // m[Loc].Unlock()
-	Assume                 // Assume(x[Loc].Load() != Val)
-	Assert                 // Assert(x[Loc].Load() != Val)
-	VarLoad                // v[Loc].Load()
-	VarStore               // v[Loc].Store(Val)
+	Load       OpKind = iota // r = x[Loc].Load()
+	Store                    // x[Loc].Store(Val)
+	Add                      // x[Loc].Add(Val)
+	CAS                      // x[Loc].CompareAndSwap(Val, Val2)
+	Lock                     // m[Loc].Lock()
+	Unlock                   // m[Loc].Unlock()
+	Assume                   // Assume(x[Loc].Load() != Val)
+	Assert                   // Assert(x[Loc].Load() != Val)
+	VarLoad                  // v[Loc].Load()
+	VarStore                 // v[Loc].Store(Val)
+	SymNew                   // r = sym.NewInt()
+	SymStore                 // s[Loc].Store(r + Val)
+	SymLoad                  // r = s[Loc].Load()
+	SymBranch                // (r < Val).Eval()
+	SymAssume                // sym.Assume(r != Val)
+	ChanSend                 // c[Loc].Send(Val); channel Loc has capacity Loc % 3
+	ChanRecv                 // c[Loc].Recv()
+	ChanClose                // c[Loc].Close()
+	ChanLen                  // c[Loc].Len()
+	ChanSelect               // select { case c[Loc] <- Val: ; case <-c[New]: ; default (if Val is odd) }
 	numOps
 )
 
-var opNames = [numOps]string{"load", "store", "add", "cas", "lock", "unlock", "assume", "assert", "vload", "vstore"}
+var opNames = [numOps]string{"load", "store", "add", "cas", "lock", "unlock", "assume", "assert", "vload", "vstore",
+	"snew", "sstore", "sload", "sbranch", "sassume", "send", "recv", "close", "len", "select"}
 
 // Op is one operation.
 type Op struct {
@@ -59,6 +71,19 @@ func (o Op) String() string {
 type Program struct {
 	Goroutines [][]Op
 	Locs       int // atomic locations, plain Vars and mutexes each
+}
+
+// usesChans reports whether a goroutine of p uses channels, so that
+// programs without do not make them.
+func (p Program) usesChans() bool {
+	for _, g := range p.Goroutines {
+		for _, o := range g {
+			if o.Kind >= ChanSend && o.Kind <= ChanSelect {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // Ops returns the number of operations of all goroutines.
@@ -149,10 +174,18 @@ func (p Program) Body() func() {
 	return func() {
 		xs := make([]atomic.Int64, p.Locs)
 		vs := make([]weft.Var[int64], p.Locs)
+		ss := make([]atomic.Value, p.Locs)
+		cs := make([]*weft.Chan[int64], p.Locs)
+		for i := range cs {
+			if p.usesChans() {
+				cs[i] = weft.MakeChan[int64](i % 3)
+			}
+		}
 		ms := make([]sync.Mutex, p.Locs)
 		gs := make([]*weft.Goroutine, len(p.Goroutines))
 		for i, ops := range p.Goroutines {
 			gs[i] = weft.Go(func() {
+				var r sym.Int // the goroutine's symbolic register
 				for _, o := range ops {
 					switch o.Kind {
 					case Load:
@@ -175,6 +208,33 @@ func (p Program) Body() func() {
 						vs[o.Loc].Load()
 					case VarStore:
 						vs[o.Loc].Store(o.Val)
+					case SymNew:
+						r = sym.NewInt("r")
+					case SymStore:
+						ss[o.Loc].Store(r.Add(sym.Const(o.Val)))
+					case SymLoad:
+						r = sym.Int{}
+						if v := ss[o.Loc].Load(); v != nil {
+							r = v.(sym.Int)
+						}
+					case SymBranch:
+						r.Lt(sym.Const(o.Val)).Eval()
+					case SymAssume:
+						sym.Assume(r.Ne(sym.Const(o.Val)))
+					case ChanSend:
+						cs[o.Loc].Send(o.Val)
+					case ChanRecv:
+						cs[o.Loc].Recv()
+					case ChanClose:
+						cs[o.Loc].Close()
+					case ChanLen:
+						cs[o.Loc].Len()
+					case ChanSelect:
+						cases := []weft.SelectCase{cs[o.Loc].SendCase(o.Val), cs[int(o.New)%len(cs)].RecvCase(nil, nil)}
+						if o.Val%2 == 1 {
+							cases = append(cases, weft.Default())
+						}
+						weft.Select(cases...)
 					}
 				}
 			})

@@ -64,6 +64,14 @@ func Do(o *Obj, lab event.Label, what string) event.Result {
 	return r
 }
 
+// ChanOp performs the channel operation lab (on the execution's channels)
+// for the calling goroutine. what names the operation for misuse messages.
+func ChanOp(lab event.Label, what string) event.Result {
+	x, _ := running(what)
+	lab.OKind = event.Chan
+	return Do(&x.chans, lab, what)
+}
+
 // raise panics with v on behalf of the program: the operation it called
 // panics, as its standard library counterpart would.
 func raise(v any) { panic(v) }

@@ -101,7 +101,7 @@ func BenchmarkSwitch(b *testing.B) {
 		b.Run(name, func(b *testing.B) {
 			sched := schedule(n, alt)
 			for b.Loop() {
-				rep := runtime.Run(body, runtime.Config{Engine: replay.New(sched)})
+				rep := runtime.Run(body, runtime.Config{Engine: replay.New(sched, nil)})
 				if len(rep.Bugs) != 0 || rep.Complete != 1 {
 					b.Fatalf("%+v", rep)
 				}

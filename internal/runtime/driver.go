@@ -5,6 +5,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"weft.dev/weft/internal/concolic"
 	"weft.dev/weft/internal/engine"
 )
 
@@ -28,6 +29,9 @@ type Config struct {
 	MaxSteps      int           // operations per goroutine per execution
 	AllBugs       bool          // keep exploring after a bug
 	Trace         bool          // record a trace of every execution (for reports)
+	// Concolic configures symbolic values (the same the engine has); nil
+	// when the exploration has none.
+	Concolic *concolic.Config
 	// Progress, when set, is called about every interval with the
 	// statistics so far.
 	Progress         func(Stats)
@@ -76,7 +80,7 @@ func Run(body func(), cfg Config) *Report {
 	if cfg.ProgressInterval <= 0 {
 		cfg.ProgressInterval = 250 * time.Millisecond
 	}
-	d := &driver{cfg: cfg, body: body, ids: map[uint64]int32{}, start: time.Now(), seen: map[string]bool{}}
+	d := &driver{cfg: cfg, body: body, ids: map[uint64]int32{}, vars: map[uint64]int32{}, start: time.Now(), seen: map[string]bool{}}
 	d.lastProgress = d.start
 	active.Store(d)
 	done := make(chan struct{})
@@ -108,6 +112,8 @@ type driver struct {
 	body         func()
 	ids          map[uint64]int32 // (parent, rank) -> goroutine id
 	nextID       int32
+	vars         map[uint64]int32 // (goroutine, rank) -> symbolic variable id
+	varNames     []string         // by variable id
 	idle         []*worker
 	freeG        []*goroutine
 	x            *execution
@@ -306,6 +312,19 @@ func (d *driver) internalError(msg string) {
 		d.report.Internal = msg
 	}
 	d.done = true
+}
+
+// varID returns the stable id of the rank-th symbolic variable that
+// goroutine g creates, named name.
+func (d *driver) varID(g, rank int32, name string) int32 {
+	key := uint64(uint32(g))<<32 | uint64(uint32(rank))
+	id, ok := d.vars[key]
+	if !ok {
+		id = int32(len(d.varNames))
+		d.vars[key] = id
+		d.varNames = append(d.varNames, name)
+	}
+	return id
 }
 
 // childID returns the stable id of the rank-th child of parent.

@@ -24,6 +24,7 @@ type execution struct {
 	failed   *engine.Choice // the operation that is the bug, if any
 	tracer   *tracer
 	maxSteps int32
+	chans    Obj  // the channels of the execution: one object
 	over     bool // the outcome is decided
 	aborting bool // parked goroutines are being unwound
 	ending   engine.Ending
@@ -195,6 +196,21 @@ func (x *execution) describeOp(l *event.Label) string {
 		return fmt.Sprintf("acquire of %s", ObjName(l.OKind, l.Obj))
 	case event.NotifyWait:
 		return fmt.Sprintf("Wait of %s", ObjName(l.OKind, l.Obj))
+	case event.ChanSend, event.ChanRecv:
+		if int64(l.B.N) == -1 {
+			return l.Kind.String() + " on a nil channel"
+		}
+	case event.ChanWait:
+		switch event.Kind(l.Arg) {
+		case event.ChanSend:
+			return "a send on a channel (no receiver)"
+		case event.ChanRecv:
+			return "a receive from a channel (no sender)"
+		case event.Select:
+			return "a select (no case ready)"
+		}
+	case event.Select:
+		return "a select on nil channels only"
 	}
 	return l.Kind.String()
 }

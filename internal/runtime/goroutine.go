@@ -51,6 +51,7 @@ type goroutine struct {
 	fn          func()
 	spawnFn     func() // the function of the child being spawned
 	children    int32  // goroutines spawned so far
+	vars        int32  // symbolic variables created so far
 	discovering bool   // runs until its first operation, then hands back
 	finished    bool   // performed its End
 	exited      bool   // its function is over (returned, panicked, aborted)

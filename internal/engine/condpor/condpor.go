@@ -32,9 +32,11 @@ import (
 	"fmt"
 
 	"weft.dev/weft/internal/class"
+	"weft.dev/weft/internal/concolic"
 	"weft.dev/weft/internal/engine"
 	"weft.dev/weft/internal/event"
 	"weft.dev/weft/internal/graph"
+	"weft.dev/weft/internal/sym"
 )
 
 type itemKind uint8
@@ -59,12 +61,16 @@ type item struct {
 type frame struct {
 	g     *graph.Graph
 	items []item
+	// model is the model of the symbolic variables under which the graph
+	// runs: it satisfies the graph's constraints.
+	model sym.Model
 }
 
 // Engine is the condpor engine.
 type Engine struct {
 	frames  []*frame
 	started bool
+	sym     *concolic.Config
 
 	// The running execution.
 	cursor    []int32 // per goroutine: events of the graph executed so far
@@ -83,16 +89,16 @@ type Engine struct {
 }
 
 // New returns a condpor engine.
-func New(engine.Config) engine.Engine { return &Engine{} }
+func New(c engine.Config) engine.Engine { return &Engine{sym: c.Concolic} }
 
 func (e *Engine) top() *frame { return e.frames[len(e.frames)-1] }
 
 // Begin implements engine.Engine.
-func (e *Engine) Begin(*engine.Exec) bool {
+func (e *Engine) Begin(x *engine.Exec) bool {
 	if !e.started {
 		e.started = true
 		e.frames = append(e.frames, &frame{g: graph.New()})
-		e.reset()
+		e.reset(x)
 		return true
 	}
 	for len(e.frames) > 0 {
@@ -104,7 +110,7 @@ func (e *Engine) Begin(*engine.Exec) bool {
 		it := f.items[len(f.items)-1]
 		f.items = f.items[:len(f.items)-1]
 		if e.apply(f, it) {
-			e.reset()
+			e.reset(x)
 			return true
 		}
 		e.Moot++
@@ -113,7 +119,8 @@ func (e *Engine) Begin(*engine.Exec) bool {
 }
 
 // reset prepares a run of the top frame's graph.
-func (e *Engine) reset() {
+func (e *Engine) reset(x *engine.Exec) {
+	x.Model = &e.top().model
 	g := e.top().g
 	e.cursor = e.cursor[:0]
 	for range g.Threads {
@@ -160,9 +167,11 @@ func (e *Engine) class() uint64 {
 		switch ev := g.Ev(p); ev.Kind {
 		case graph.Read:
 			h.RF(name(p), name(ev.RF))
-			if ev.Lab.Kind == event.NotifyOne {
+			if k := ev.Lab.Kind; k == event.NotifyOne || k == event.Select || k == event.ChanWait {
 				h.Choice(name(p), ev.Outcome)
 			}
+		case graph.Choice, graph.Constraint:
+			h.Choice(name(p), ev.Outcome)
 		case graph.Write:
 			pred := e.coPred(g, ev.Loc, p)
 			h.Co(name(p), name(pred))
@@ -241,7 +250,7 @@ func (e *Engine) replay(x *engine.Exec) engine.Decision {
 			gr.Result.V = ev.Val
 			break
 		}
-		nv, writes, res := ev.Lab.UpdateAlt(ev.Val, int(ev.Outcome))
+		nv, writes, res, sync := effect(p, ev)
 		gr.Result = res
 		if !writes {
 			break
@@ -252,7 +261,7 @@ func (e *Engine) replay(x *engine.Exec) engine.Decision {
 			break
 		}
 		// The write part was cut away from its read: add it again.
-		e.addWritePart(e.top(), p, nv)
+		e.addWritePart(e.top(), p, nv, sync)
 		e.cursor[t]++
 	case graph.Write:
 		if ev.Lab.Kind == event.Unlock {
@@ -260,6 +269,8 @@ func (e *Engine) replay(x *engine.Exec) engine.Decision {
 				return engine.Failed(t, 0, unlockMisuse(t))
 			}
 		}
+	case graph.Choice, graph.Constraint:
+		gr.Result = e.sym.Result(&ev.Lab, int(ev.Outcome), e.top().model)
 	case graph.End:
 		gr.Status = engine.Ended
 	case graph.Block:
@@ -275,6 +286,9 @@ func (e *Engine) matches(ev *graph.Event, l *event.Label) bool {
 	r := &ev.Lab
 	if r.Kind != l.Kind || r.Op != l.Op || r.OKind != l.OKind || r.Arg != l.Arg || r.Typed != l.Typed {
 		return false
+	}
+	if ev.Kind == graph.Constraint && (r.A.N != l.A.N || r.B.N != l.B.N) {
+		return false // another condition: the program is nondeterministic
 	}
 	if l.Obj < 0 {
 		return true
@@ -352,8 +366,8 @@ func (e *Engine) enabled(g *graph.Graph, x *engine.Exec, gr *engine.Goroutine) b
 	}
 	l := &gr.Pending
 	switch l.Kind {
-	case event.Lock, event.SemAcquire, event.NotifyWait:
-		return !l.Blocks(e.value(g, l))
+	case event.Lock, event.SemAcquire, event.NotifyWait, event.ChanSend, event.ChanRecv, event.ChanLen, event.ChanWait, event.Select:
+		return !blocks(l, gr.ID, e.value(g, l))
 	case event.Join:
 		return ended(g, l.Arg)
 	}
@@ -462,14 +476,15 @@ func (e *Engine) add(x *engine.Exec, gr *engine.Goroutine) engine.Decision {
 			}
 		}
 		e.addWrite(f, t, l, loc, v)
-	case event.RMW, event.Lock, event.TryLock, event.SemAcquire, event.SemRelease, event.NotifyAdd, event.NotifyOne, event.NotifyAll:
+	case event.RMW, event.Lock, event.TryLock, event.SemAcquire, event.SemRelease, event.NotifyAdd, event.NotifyOne, event.NotifyAll,
+		event.ChanMake, event.ChanSend, event.ChanRecv, event.ChanClose, event.ChanLen, event.ChanWait, event.Select:
 		loc := e.loc(g, &l)
 		p := e.addRead(f, t, l, loc)
 		e.outcomes(f, p)
-		nv, writes, res := l.Update(g.Ev(p).Val)
+		nv, writes, res, sync := effect(p, g.Ev(p))
 		gr.Result = res
 		if writes {
-			e.addWritePart(f, p, nv)
+			e.addWritePart(f, p, nv, sync)
 		}
 	case event.Spawn:
 		ev.Kind = graph.Spawn
@@ -487,6 +502,20 @@ func (e *Engine) add(x *engine.Exec, gr *engine.Goroutine) engine.Decision {
 		ev.Kind = graph.Block
 		g.Add(t, ev, false)
 		gr.Status = engine.Blocked
+	case event.SymNew, event.SymEval, event.SymChoose:
+		ev.Kind = graph.Choice
+		ev.Alts = int32(e.sym.Outcomes(&l))
+		if concolic.Solved(&l) {
+			ev.Kind = graph.Constraint
+			ev.Outcome = int32(e.sym.Default(&l, f.model))
+		}
+		p := g.Add(t, ev, false)
+		for o := int32(0); o < ev.Alts; o++ {
+			if o != ev.Outcome {
+				f.items = append(f.items, item{kind: choose, a: p, b: graph.Pos{I: o}})
+			}
+		}
+		gr.Result = e.sym.Result(&l, int(ev.Outcome), f.model)
 	default:
 		return engine.Failed(t, 0, &engine.Bug{Kind: engine.Misuse, G: t,
 			Message: fmt.Sprintf("the condpor engine does not support %v yet: use WithEngine(\"dfs\")", l.Kind)})
@@ -503,14 +532,16 @@ func (e *Engine) add(x *engine.Exec, gr *engine.Goroutine) engine.Decision {
 func (e *Engine) outcomes(f *frame, p graph.Pos) {
 	ev := f.g.Ev(p)
 	ev.Outcome = 0
-	ev.Alts = int32(ev.Lab.Alternatives(ev.Val))
+	ev.Alts = int32(outcomesOf(p, ev))
 	for o := int32(1); o < ev.Alts; o++ {
 		f.items = append(f.items, item{kind: choose, a: p, b: graph.Pos{I: o}})
 	}
 }
 
-// sync reports whether reading what l reads synchronizes (all but Var).
-func sync(l *event.Label) bool { return l.OKind != event.VarObj }
+// sync reports whether reading what l reads synchronizes: all but Vars,
+// and channels, whose synchronization is the Go memory model's, not every
+// operation on the channel state.
+func sync(l *event.Label) bool { return l.OKind != event.VarObj && l.OKind != event.Chan }
 
 // baseView returns the porf view an event added next to goroutine t
 // starts from: that of its program-order predecessor, or of the spawn that
@@ -544,16 +575,6 @@ func viewOf(g *graph.Graph, p graph.Pos) []int32 {
 		return []int32{}
 	}
 	return g.Ev(pred).View
-}
-
-// writesAfter reports whether the read at ev is the read part of an update
-// that writes: its write part follows it (or will, once replayed).
-func writesAfter(ev *graph.Event) bool {
-	if ev.Kind != graph.Read || !ev.RMW {
-		return false
-	}
-	_, writes, _ := ev.Lab.Update(ev.Val)
-	return writes
 }
 
 // coherent returns the writes of loc that a read or write with porf view
@@ -598,7 +619,7 @@ func (e *Engine) addRead(f *frame, t int32, l event.Label, loc int32) graph.Pos 
 	max := cands[len(cands)-1]
 	p := graph.Pos{T: t, I: int32(len(g.Threads[t].Events))}
 	for _, w := range cands[:len(cands)-1] {
-		if e.readable(g, &l, loc, w, base) {
+		if e.readable(g, &l, t, p, loc, w, base) {
 			f.items = append(f.items, item{kind: forwardRead, a: p, b: w})
 		}
 	}
@@ -612,20 +633,20 @@ func (e *Engine) addRead(f *frame, t int32, l event.Label, loc int32) graph.Pos 
 // read w other than by default: a blocking read never reads a value it
 // blocks on (it would only lead to blocked graphs), and an update never
 // reads a write that another update read for good.
-func (e *Engine) readable(g *graph.Graph, l *event.Label, loc int32, w graph.Pos, base []int32) bool {
+func (e *Engine) readable(g *graph.Graph, l *event.Label, t int32, p graph.Pos, loc int32, w graph.Pos, base []int32) bool {
 	v := g.Value(w)
-	if l.Blocks(v) {
+	if blocks(l, t, v) {
 		return false
 	}
 	if !l.Kind.Updates() {
 		return true
 	}
-	if _, writes, _ := l.Update(v); !writes {
+	if _, writes, _, _ := effect(p, &graph.Event{Lab: *l, Val: v}); !writes {
 		return true
 	}
 	for _, r := range g.Locs[loc].Reads {
 		rev := g.Ev(r)
-		if rev.RF == w && writesAfter(rev) && (!rev.Revisitable || graph.InView(base, r)) {
+		if rev.RF == w && writesAfter(g, r) && (!rev.Revisitable || graph.InView(base, r)) {
 			return false
 		}
 	}
@@ -634,13 +655,13 @@ func (e *Engine) readable(g *graph.Graph, l *event.Label, loc int32, w graph.Pos
 
 // addWritePart adds the write part of the update whose read is at p,
 // right after the write it read, and pushes the backward revisits it
-// allows.
-func (e *Engine) addWritePart(f *frame, p graph.Pos, v event.Value) graph.Pos {
+// allows. sync is an event the write synchronizes with (Init: none).
+func (e *Engine) addWritePart(f *frame, p graph.Pos, v event.Value, sync graph.Pos) graph.Pos {
 	g := f.g
 	r := g.Ev(p)
 	w := g.Add(p.T, graph.Event{
 		Lab: r.Lab, Kind: graph.Write, RMW: true, Loc: r.Loc, Val: v,
-		AddedMax: true, Revisitable: true,
+		AddedMax: true, Revisitable: true, SyncFrom: sync,
 	}, false)
 	g.InsertCo(w, g.Ev(p).RF)
 	e.revisits(f, w)
@@ -675,7 +696,7 @@ func (e *Engine) placements(g *graph.Graph, loc int32, base []int32) []graph.Pos
 	for _, w := range cands {
 		taken := false
 		for _, r := range g.Locs[loc].Reads {
-			if rev := g.Ev(r); rev.RF == w && writesAfter(rev) {
+			if rev := g.Ev(r); rev.RF == w && writesAfter(g, r) {
 				taken = true
 				break
 			}

@@ -9,17 +9,30 @@ import (
 
 	"weft.dev/weft"
 	"weft.dev/weft/atomic"
+	"weft.dev/weft/internal/concolic"
 	"weft.dev/weft/internal/engine"
 	"weft.dev/weft/internal/engine/condpor"
 	"weft.dev/weft/internal/engine/dfs"
 	"weft.dev/weft/internal/progtest"
 	"weft.dev/weft/internal/runtime"
+	"weft.dev/weft/internal/smt"
+	isym "weft.dev/weft/internal/sym"
 	"weft.dev/weft/sync"
 )
 
+// refSolver is the solver of the differential tests.
+var refSolver = func() smt.Solver {
+	s, err := smt.New("builtin")
+	if err != nil {
+		panic(err)
+	}
+	return s
+}()
+
 func run(t testing.TB, body func()) *runtime.Report {
 	t.Helper()
-	rep := runtime.Run(body, runtime.Config{Engine: condpor.New(engine.Config{}), MaxSteps: 10_000})
+	conc := concolicConfig(t)
+	rep := runtime.Run(body, runtime.Config{Engine: condpor.New(engine.Config{Concolic: conc}), Concolic: conc, MaxSteps: 10_000})
 	for _, f := range rep.Bugs {
 		t.Fatalf("unexpected bug: %v: %s", f.Bug.Kind, f.Bug.Message)
 	}
@@ -224,13 +237,24 @@ type outcome struct {
 	stopped bool // a limit cut the exploration
 }
 
+// concolicConfig is a fresh symbolic configuration with the builtin solver.
+func concolicConfig(t testing.TB) *concolic.Config {
+	s, err := smt.New("builtin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return &concolic.Config{Table: isym.NewTable(), Solver: s}
+}
+
 // reference explores body with dfs and collects the Shasha-Snir classes of
 // its complete executions.
 func reference(body func(), limit int) outcome {
-	d := dfs.New(engine.Config{}).(*dfs.Engine)
+	conc := &concolic.Config{Table: isym.NewTable(), Solver: refSolver}
+	d := dfs.New(engine.Config{Concolic: conc}).(*dfs.Engine)
 	o := outcome{classes: map[uint64]int{}}
 	d.OnComplete = func(c uint64) { o.classes[c]++ }
-	rep := runtime.Run(body, runtime.Config{Engine: d, MaxExecutions: limit, AllBugs: true, MaxSteps: 1000})
+	rep := runtime.Run(body, runtime.Config{Engine: d, Concolic: conc, MaxExecutions: limit, AllBugs: true, MaxSteps: 1000})
 	for _, f := range rep.Bugs {
 		o.bugs = append(o.bugs, f.Bug.Kind.String()+": "+f.Bug.Message)
 	}
@@ -241,10 +265,11 @@ func reference(body func(), limit int) outcome {
 // optimal explores body with condpor and collects the classes of its
 // complete executions.
 func optimal(body func()) outcome {
-	c := condpor.New(engine.Config{}).(*condpor.Engine)
+	conc := &concolic.Config{Table: isym.NewTable(), Solver: refSolver}
+	c := condpor.New(engine.Config{Concolic: conc}).(*condpor.Engine)
 	o := outcome{classes: map[uint64]int{}}
 	c.OnComplete = func(k uint64) { o.classes[k]++ }
-	rep := runtime.Run(body, runtime.Config{Engine: c, AllBugs: true, MaxSteps: 1000})
+	rep := runtime.Run(body, runtime.Config{Engine: c, Concolic: conc, AllBugs: true, MaxSteps: 1000})
 	for _, f := range rep.Bugs {
 		o.bugs = append(o.bugs, f.Bug.Kind.String()+": "+f.Bug.Message)
 	}
@@ -316,6 +341,42 @@ func TestDifferentialBugs(t *testing.T) {
 	for compared < 300 {
 		p := progtest.Generate(rng, progtest.Config{Goroutines: [2]int{2, 3}, Ops: [2]int{1, 4}, Locs: 1 + rng.IntN(2), LockedRatio: 0.2, Kinds: kinds})
 		if p.Ops() > 8 {
+			continue
+		}
+		if differential(t, p) {
+			compared++
+		}
+	}
+}
+
+// TestDifferentialSymbolic compares condpor with dfs on programs whose
+// goroutines create symbolic inputs, share them and branch on them: the
+// classes now include the outcome of every branch.
+func TestDifferentialSymbolic(t *testing.T) {
+	rng := rand.New(rand.NewPCG(15, 16))
+	kinds := []progtest.OpKind{progtest.Load, progtest.Store, progtest.SymNew, progtest.SymStore, progtest.SymLoad, progtest.SymBranch, progtest.SymAssume}
+	compared := 0
+	for compared < 300 {
+		p := progtest.Generate(rng, progtest.Config{Goroutines: [2]int{2, 3}, Ops: [2]int{2, 4}, Locs: 1 + rng.IntN(2), LockedRatio: 0.1, Kinds: kinds})
+		if p.Ops() > 8 {
+			continue
+		}
+		if differential(t, p) {
+			compared++
+		}
+	}
+}
+
+// TestDifferentialChannels compares condpor with dfs on programs with
+// channels of capacity 0 to 2, close, len, and select with and without
+// default.
+func TestDifferentialChannels(t *testing.T) {
+	rng := rand.New(rand.NewPCG(17, 18))
+	kinds := []progtest.OpKind{progtest.Load, progtest.Store, progtest.ChanSend, progtest.ChanRecv, progtest.ChanClose, progtest.ChanLen, progtest.ChanSelect}
+	compared := 0
+	for compared < 300 {
+		p := progtest.Generate(rng, progtest.Config{Goroutines: [2]int{2, 3}, Ops: [2]int{1, 3}, Locs: 1 + rng.IntN(3), Kinds: kinds})
+		if p.Ops() > 7 {
 			continue
 		}
 		if differential(t, p) {

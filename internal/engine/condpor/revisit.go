@@ -6,6 +6,8 @@ import (
 	"weft.dev/weft/internal/engine"
 	"weft.dev/weft/internal/event"
 	"weft.dev/weft/internal/graph"
+	"weft.dev/weft/internal/smt"
+	"weft.dev/weft/internal/sym"
 )
 
 // revisits pushes the backward revisits that the write w, just placed in
@@ -24,7 +26,7 @@ func (e *Engine) revisits(f *frame, w graph.Pos) {
 		rp := graph.Pos{T: w.T, I: w.I - 1}
 		src := g.Ev(rp).RF
 		for _, r := range g.Locs[loc].Reads {
-			if rev := g.Ev(r); r != rp && rev.RF == src && writesAfter(rev) {
+			if rev := g.Ev(r); r != rp && rev.RF == src && writesAfter(g, r) {
 				s := rev.Stamp
 				if next := (graph.Pos{T: r.T, I: r.I + 1}); g.Has(next) {
 					s = g.Ev(next).Stamp
@@ -83,6 +85,7 @@ func keptBy(g *graph.Graph, r, w graph.Pos) func(graph.Pos) bool {
 // this revisit is taken from one graph only.
 func (e *Engine) maximal(g *graph.Graph, r, w graph.Pos) bool {
 	kept := keptBy(g, r, w)
+	var model *sym.Model // of the revisited graph, computed when needed
 	we := g.Ev(w)
 	if !we.RMW {
 		// Of the coherence places of w that lead to the same revisited
@@ -119,9 +122,43 @@ func (e *Engine) maximal(g *graph.Graph, r, w graph.Pos) bool {
 			if !ev.AddedMax {
 				return false
 			}
+		case graph.Constraint:
+			// ConDPOR's tiebreaker: the maximal outcome is the one the
+			// model of the revisited graph gives. Models are a function of
+			// the constraints, so every graph that leads to the same
+			// revisited graph agrees on it.
+			if model == nil {
+				m, ok := e.solve(g, kept)
+				if !ok {
+					return false
+				}
+				model = &m
+			}
+			if int(ev.Outcome) != e.sym.Default(&ev.Lab, *model) {
+				return false
+			}
 		}
 	}
 	return true
+}
+
+// solve returns the least model of the constraints of the events of g for
+// which in returns true, and whether they are satisfiable.
+func (e *Engine) solve(g *graph.Graph, in func(graph.Pos) bool) (sym.Model, bool) {
+	var conds []sym.Term
+	for _, p := range g.Order {
+		if ev := g.Ev(p); ev.Kind == graph.Constraint && in(p) {
+			conds = append(conds, e.sym.Cond(&ev.Lab, int(ev.Outcome)))
+		}
+	}
+	if len(conds) == 0 {
+		return sym.Model{}, true
+	}
+	res, m, err := e.sym.Solver.Check(e.sym.Table, conds)
+	if err != nil {
+		panic(fmt.Sprintf("weft: the solver failed: %v", err))
+	}
+	return m, res == smt.Sat
 }
 
 // apply turns the frame's graph (or a copy of it) into the graph of
@@ -152,12 +189,30 @@ func (e *Engine) apply(f *frame, it item) bool {
 	case backward:
 		return e.backward(f, it.a, it.b)
 	case choose:
-		r := it.a
-		g.CutToStamp(g.Ev(r).Stamp)
-		ev := g.Ev(r)
+		p := it.a
+		// Keep what the event reads: a revisited read reads a write added
+		// after it.
+		cut := g.Ev(p).Stamp
+		if ev := g.Ev(p); ev.Kind == graph.Read && !ev.RF.IsInit() {
+			cut = max(cut, g.Ev(ev.RF).Stamp)
+		}
+		g.CutToStamp(cut)
+		ev := g.Ev(p)
 		ev.Outcome = it.b.I
 		ev.AddedMax = false
-		return e.complete(f, r, false)
+		switch ev.Kind {
+		case graph.Read:
+			return e.complete(f, p, false)
+		case graph.Constraint:
+			// The other outcome of a branch: explored only if the path
+			// condition allows it, under a model the solver finds.
+			m, ok := e.solve(g, func(graph.Pos) bool { return true })
+			if !ok {
+				return false
+			}
+			f.model = m
+		}
+		return true
 	}
 	panic("unreachable")
 }
@@ -175,16 +230,16 @@ func (e *Engine) complete(f *frame, r graph.Pos, changed bool) bool {
 	if changed {
 		e.outcomes(f, r)
 	}
-	nv, writes, _ := ev.Lab.UpdateAlt(ev.Val, int(ev.Outcome))
+	nv, writes, _, sync := effect(r, ev)
 	if !writes {
 		return true
 	}
-	w := e.addWritePart(f, r, nv)
+	w := e.addWritePart(f, r, nv, sync)
 	if !g.Acyclic(w) {
 		return false
 	}
 	for _, o := range g.Locs[ev.Loc].Reads {
-		if oev := g.Ev(o); o != r && oev.RF == ev.RF && writesAfter(oev) {
+		if oev := g.Ev(o); o != r && oev.RF == ev.RF && writesAfter(g, o) {
 			// Two updates read the same write: the revisits just pushed
 			// repair it; this graph is not an execution.
 			return false
@@ -213,6 +268,15 @@ func (e *Engine) backward(f *frame, r, w graph.Pos) bool {
 		}
 	}
 	c := pg.Copy(view)
+	model := f.model
+	for _, p := range pg.Order {
+		if pg.Ev(p).Kind == graph.Constraint && !graph.InView(view, p) {
+			// Constraints are deleted: run the revisited graph under its
+			// own model, the one its maximality was decided with.
+			model, _ = e.solve(c, func(graph.Pos) bool { return true })
+			break
+		}
+	}
 	for _, p := range c.Order {
 		if graph.InView(wv, p) {
 			c.Ev(p).Revisitable = false
@@ -221,9 +285,9 @@ func (e *Engine) backward(f *frame, r, w graph.Pos) bool {
 	ev := c.Ev(r)
 	c.SetRF(r, w, sync(&ev.Lab))
 	ev.AddedMax = c.CoMax(ev.Loc) == w
-	child := &frame{g: c}
+	child := &frame{g: c, model: model}
 	e.frames = append(e.frames, child)
-	if ev.Lab.Blocks(ev.Val) {
+	if blocks(&ev.Lab, r.T, ev.Val) {
 		// A lock read handed a locked value: the goroutine waits instead.
 		c.RemoveEvent(r)
 		return true

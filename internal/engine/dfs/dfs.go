@@ -33,10 +33,14 @@ type point struct {
 }
 
 // New returns a dfs engine.
-func New(engine.Config) engine.Engine { return &Engine{} }
+func New(c engine.Config) engine.Engine {
+	e := &Engine{}
+	e.m.Sym.Config = c.Concolic
+	return e
+}
 
 // Begin implements engine.Engine.
-func (e *Engine) Begin(*engine.Exec) bool {
+func (e *Engine) Begin(x *engine.Exec) bool {
 	if e.started {
 		for len(e.stack) > 0 {
 			top := &e.stack[len(e.stack)-1]
@@ -53,6 +57,7 @@ func (e *Engine) Begin(*engine.Exec) bool {
 	}
 	e.started = true
 	e.m.Reset()
+	x.Model = &e.m.Sym.Model
 	e.depth = 0
 	return true
 }
@@ -87,12 +92,14 @@ func (e *Engine) Step(x *engine.Exec) engine.Decision {
 // that the first interleaving switches as little as possible.
 func (e *Engine) options(x *engine.Exec) []engine.Choice {
 	var opts []engine.Choice
+	var alts []int32
 	add := func(g *engine.Goroutine) {
 		if g == nil || !e.m.Enabled(x, g) {
 			return
 		}
-		for alt := range e.m.Alternatives(g) {
-			opts = append(opts, engine.Choice{G: g.ID, Alt: int32(alt)})
+		alts = e.m.Options(g, alts[:0])
+		for _, alt := range alts {
+			opts = append(opts, engine.Choice{G: g.ID, Alt: alt})
 		}
 	}
 	if x.Last >= 0 {

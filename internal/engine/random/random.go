@@ -20,6 +20,7 @@ type Engine struct {
 	rng  *rand.Rand
 	left int
 	opts []engine.Choice
+	alts []int32
 }
 
 // New returns a random engine.
@@ -28,16 +29,19 @@ func New(c engine.Config) engine.Engine {
 	if n <= 0 {
 		n = DefaultExecutions
 	}
-	return &Engine{rng: rand.New(rand.NewPCG(c.Seed, 0x77656674)), left: n}
+	e := &Engine{rng: rand.New(rand.NewPCG(c.Seed, 0x77656674)), left: n}
+	e.m.Sym.Config = c.Concolic
+	return e
 }
 
 // Begin implements engine.Engine.
-func (e *Engine) Begin(*engine.Exec) bool {
+func (e *Engine) Begin(x *engine.Exec) bool {
 	if e.left == 0 {
 		return false
 	}
 	e.left--
 	e.m.Reset()
+	x.Model = &e.m.Sym.Model
 	return true
 }
 
@@ -48,8 +52,9 @@ func (e *Engine) Step(x *engine.Exec) engine.Decision {
 		if g == nil || !e.m.Enabled(x, g) {
 			continue
 		}
-		for alt := range e.m.Alternatives(g) {
-			e.opts = append(e.opts, engine.Choice{G: g.ID, Alt: int32(alt)})
+		e.alts = e.m.Options(g, e.alts[:0])
+		for _, alt := range e.alts {
+			e.opts = append(e.opts, engine.Choice{G: g.ID, Alt: alt})
 		}
 	}
 	if len(e.opts) == 0 {

@@ -5,8 +5,11 @@ package replay
 
 import (
 	"fmt"
+	"slices"
 
+	"weft.dev/weft/internal/concolic"
 	"weft.dev/weft/internal/engine"
+	"weft.dev/weft/internal/event"
 	"weft.dev/weft/internal/interleave"
 )
 
@@ -18,16 +21,22 @@ type Engine struct {
 	began bool
 }
 
-// New returns an engine that replays sched once.
-func New(sched []engine.Choice) *Engine { return &Engine{sched: sched} }
+// New returns an engine that replays sched once, with symbolic values
+// configured by c (nil when there are none).
+func New(sched []engine.Choice, c *concolic.Config) *Engine {
+	e := &Engine{sched: sched}
+	e.m.Sym.Config = c
+	return e
+}
 
 // Begin implements engine.Engine.
-func (e *Engine) Begin(*engine.Exec) bool {
+func (e *Engine) Begin(x *engine.Exec) bool {
 	if e.began {
 		return false
 	}
 	e.began = true
 	e.m.Reset()
+	x.Model = &e.m.Sym.Model
 	return true
 }
 
@@ -49,14 +58,24 @@ func (e *Engine) Step(x *engine.Exec) engine.Decision {
 	if !e.m.Enabled(x, g) {
 		return diverged(fmt.Sprintf("step %d: goroutine g%d cannot perform its %s", e.pos, ch.G, g.Pending.Kind))
 	}
-	if n := e.m.Alternatives(g); int(ch.Alt) >= n || ch.Alt < 0 {
-		return diverged(fmt.Sprintf("step %d: goroutine g%d's %s has %d outcomes, not %d", e.pos, ch.G, g.Pending.Kind, n, ch.Alt+1))
+	if !e.possible(g, ch.Alt) {
+		return diverged(fmt.Sprintf("step %d: goroutine g%d's %s cannot take outcome %d", e.pos, ch.G, g.Pending.Kind, ch.Alt))
 	}
 	e.pos++
 	if b := e.m.Perform(x, g, int(ch.Alt)); b != nil {
 		return engine.Failed(ch.G, ch.Alt, b)
 	}
 	return engine.Decision{Verdict: engine.Run, G: ch.G, Alt: ch.Alt}
+}
+
+// possible reports whether g's pending operation has outcome alt. Symbolic
+// outcomes are checked when taken, which needs no extra solver call.
+func (e *Engine) possible(g *engine.Goroutine, alt int32) bool {
+	switch g.Pending.Kind {
+	case event.SymNew, event.SymEval, event.SymChoose:
+		return alt >= 0
+	}
+	return slices.Contains(e.m.Options(g, nil), alt)
 }
 
 // Done reports whether the whole schedule was replayed.
