@@ -239,8 +239,50 @@ func (d *describer) op(l *event.Label, r *event.Result) string {
 		return "return"
 	case event.Block:
 		return "assume failed: blocked forever"
+	case event.SymNew:
+		// Its value is the current model's, which later branches may change.
+		return "new symbolic input"
+	case event.SymEval:
+		if l.Arg == 1 {
+			return fmt.Sprintf("pin symbolic value (%t)", r.OK)
+		}
+		return fmt.Sprintf("symbolic branch: %t", r.OK)
+	case event.SymChoose:
+		return fmt.Sprintf("symbolic choice: %d of %d", r.V.N, l.B.N)
+	case event.ChanMake:
+		return fmt.Sprintf("make %s (capacity %d)", obj, l.B.N)
+	case event.ChanSend:
+		return fmt.Sprintf("send %s on %s%s", d.value(l, l.A), obj, waits(r))
+	case event.ChanRecv:
+		switch {
+		case r.Wait:
+			return "recv " + obj + waits(r)
+		case r.OK:
+			return fmt.Sprintf("recv %s = %s", obj, d.value(l, r.V))
+		}
+		return "recv " + obj + ": closed"
+	case event.ChanLen:
+		return fmt.Sprintf("len %s = %d", obj, r.V.N)
+	case event.ChanWait:
+		if r.OK {
+			return fmt.Sprintf("woken on %s = %s", obj, d.value(l, r.V))
+		}
+		return "woken on " + obj
+	case event.Select:
+		if r.Wait {
+			return "select" + waits(r)
+		}
+		return fmt.Sprintf("select: case %d", r.Case)
 	}
 	return d.pendingOp(l)
+}
+
+// waits tells that a channel operation could not complete at once.
+func waits(r *event.Result) string {
+	if r.Wait {
+		return " (waits)"
+	}
+	return ""
 }
 
 // pendingOp describes an operation that was not performed: one a goroutine
@@ -261,7 +303,7 @@ func (d *describer) pendingOp(l *event.Label) string {
 		return "cond wait " + obj
 	case event.End:
 		return "return"
-	case event.Spawn, event.Block:
+	case event.SymNew, event.SymEval, event.SymChoose, event.Spawn, event.Block:
 		return l.Kind.String()
 	}
 	if obj == "" {

@@ -363,3 +363,45 @@ func TestOps(t *testing.T) {
 		}
 	}
 }
+
+// TestSymbolicAndChannelOps checks the words of symbolic branches and
+// channel operations.
+func TestSymbolicAndChannelOps(t *testing.T) {
+	ch := func(k event.Kind) event.Label { return event.Label{Kind: k, OKind: event.Chan, Obj: 4} }
+	mk := ch(event.ChanMake)
+	mk.B = event.Value{N: 2}
+	send := ch(event.ChanSend)
+	send.A = event.Value{P: 5}
+	tests := []struct {
+		label  event.Label
+		result event.Result
+		want   string
+	}{
+		{event.Label{Kind: event.SymNew, Obj: -1}, event.Result{V: event.Value{N: 9}}, "new symbolic input"},
+		{event.Label{Kind: event.SymEval, Obj: -1}, event.Result{OK: true}, "symbolic branch: true"},
+		{event.Label{Kind: event.SymEval, Obj: -1}, event.Result{}, "symbolic branch: false"},
+		{event.Label{Kind: event.SymEval, Obj: -1, Arg: 1}, event.Result{OK: true}, "pin symbolic value (true)"},
+		{event.Label{Kind: event.SymChoose, Obj: -1, B: event.Value{N: 3}}, event.Result{V: event.Value{N: 2}}, "symbolic choice: 2 of 3"},
+		{mk, event.Result{}, "make chan#4 (capacity 2)"},
+		{send, event.Result{}, "send 5 on chan#4"},
+		{send, event.Result{Wait: true}, "send 5 on chan#4 (waits)"},
+		{ch(event.ChanRecv), event.Result{OK: true, V: event.Value{P: 5}}, "recv chan#4 = 5"},
+		{ch(event.ChanRecv), event.Result{}, "recv chan#4: closed"},
+		{ch(event.ChanRecv), event.Result{Wait: true}, "recv chan#4 (waits)"},
+		{ch(event.ChanClose), event.Result{}, "close chan#4"},
+		{ch(event.ChanLen), event.Result{V: event.Value{N: 1}}, "len chan#4 = 1"},
+		{ch(event.ChanWait), event.Result{OK: true, V: event.Value{P: 5}}, "woken on chan#4 = 5"},
+		{ch(event.ChanWait), event.Result{}, "woken on chan#4"},
+		{event.Label{Kind: event.Select, Obj: -1}, event.Result{Case: 1}, "select: case 1"},
+		{event.Label{Kind: event.Select, Obj: -1}, event.Result{Wait: true}, "select (waits)"},
+	}
+	for _, tt := range tests {
+		rt := &runtime.Trace{
+			Goroutines: []runtime.GoroutineInfo{{ID: 0, Parent: -1, Status: engine.Ended}},
+			Steps:      []runtime.Step{{Label: tt.label, Result: tt.result}},
+		}
+		if got := report.New(rt).Steps[0].Op; got != tt.want {
+			t.Errorf("%v: got %q, want %q", tt.label.Kind, got, tt.want)
+		}
+	}
+}
