@@ -9,62 +9,28 @@ import (
 	"weft.dev/weft/internal/sym"
 )
 
-// concolicSetup holds the symbolic machinery of one exploration. The solver
-// is created on first use, so that programs without symbolic branches load
-// no solver (the z3 library in particular).
+// concolicSetup holds the symbolic machinery of one exploration: the
+// expression table and the solver (the z3 library is loaded here, so that a
+// missing one is a configuration error, not a failure mid-exploration).
 type concolicSetup struct {
 	*concolic.Config
-	lazy *lazySolver
+	solver smt.Solver
 }
 
 // concolic returns the concolic configuration of c.
 func (c *config) concolic() (*concolicSetup, error) {
-	switch c.solver {
-	case "builtin", "z3":
-	default:
-		return nil, fmt.Errorf("WithSolver(%q): unknown solver (available: builtin, z3)", c.solver)
+	s, err := smt.New(c.solver)
+	if err != nil {
+		return nil, fmt.Errorf("WithSolver(%q): %w", c.solver, err)
 	}
-	lazy := &lazySolver{name: c.solver}
-	cc := &concolic.Config{Table: sym.NewTable(), Solver: lazy, Domain: c.domain}
-	return &concolicSetup{Config: cc, lazy: lazy}, nil
+	return &concolicSetup{Config: &concolic.Config{Table: sym.NewTable(), Solver: s, Domain: c.domain}, solver: s}, nil
 }
 
 // stats returns the number of queries and the time spent in the solver.
 func (s *concolicSetup) stats() (int, time.Duration) {
-	if s.lazy.s == nil {
-		return 0, 0
-	}
-	st := s.lazy.s.Stats()
+	st := s.solver.Stats()
 	return st.Queries, st.Time
 }
 
 // Close releases the solver.
-func (s *concolicSetup) Close() { s.lazy.close() }
-
-// lazySolver creates its solver on the first query.
-type lazySolver struct {
-	name string
-	s    smt.Solver
-	err  error
-}
-
-func (l *lazySolver) get() (smt.Solver, error) {
-	if l.s == nil && l.err == nil {
-		l.s, l.err = smt.New(l.name)
-	}
-	return l.s, l.err
-}
-
-func (l *lazySolver) Check(tab *sym.Table, terms []sym.Term) (smt.Result, sym.Model, error) {
-	s, err := l.get()
-	if err != nil {
-		return smt.Unknown, sym.Model{}, err
-	}
-	return s.Check(tab, terms)
-}
-
-func (l *lazySolver) close() {
-	if l.s != nil {
-		l.s.Close()
-	}
-}
+func (s *concolicSetup) Close() { s.solver.Close() }

@@ -203,3 +203,76 @@ func TestDataIndependentNeedsNoSolver(t *testing.T) {
 		t.Errorf("%d solver calls, %d complete; want 0, 6", res.SolverCalls, res.Complete)
 	}
 }
+
+// dataIndependent is a program whose goroutines sum inputs under a lock
+// without branching on them: symbolic when sym is set, plain ints
+// otherwise. Concolic exploration must cost it (almost) nothing.
+func dataIndependent(n int, symbolic bool) func() {
+	return func() {
+		var m sync.Mutex
+		var total weft.Var[sym.Int]
+		var plain weft.Var[int64]
+		gs := make([]*weft.Goroutine, n)
+		for i := range gs {
+			gs[i] = weft.Go(func() {
+				m.Lock()
+				if symbolic {
+					total.Store(total.Load().Add(sym.NewInt("x")))
+				} else {
+					plain.Store(plain.Load() + int64(i))
+				}
+				m.Unlock()
+			})
+		}
+		for _, g := range gs {
+			g.Join()
+		}
+	}
+}
+
+// BenchmarkConcolicOverhead compares condpor on the same data-independent
+// program with plain and with symbolic values (ConDPOR's overhead over
+// DPOR); the figure of interest is the ratio of the two ns/op.
+func BenchmarkConcolicOverhead(b *testing.B) {
+	for _, symbolic := range []bool{false, true} {
+		name := "ints"
+		if symbolic {
+			name = "symbolic"
+		}
+		b.Run(name, func(b *testing.B) {
+			execs := 0
+			for b.Loop() {
+				res, err := weft.Explore(dataIndependent(5, symbolic))
+				if err != nil || res.SolverCalls != 0 || res.Complete != 120 {
+					b.Fatalf("%v %+v", err, res)
+				}
+				execs += res.Executions
+			}
+			b.ReportMetric(float64(execs)/b.Elapsed().Seconds(), "executions/s")
+		})
+	}
+}
+
+func TestSolvers(t *testing.T) {
+	body := func() {
+		x := sym.NewInt("x")
+		sym.Assert(x.Mul(sym.Const(3)).Ne(sym.Const(21)), "x = %v", x)
+	}
+	for _, name := range []string{"builtin", "z3"} {
+		t.Run(name, func(t *testing.T) {
+			res, err := weft.Explore(body, weft.WithSolver(name))
+			if err != nil {
+				if name == "z3" && strings.Contains(err.Error(), "libz3") {
+					t.Skipf("z3 backend unavailable: %v", err)
+				}
+				t.Fatal(err)
+			}
+			if len(res.Bugs) != 1 || !strings.Contains(res.Bugs[0].Message, "x = 7") || res.SolverCalls == 0 {
+				t.Errorf("bugs %v, %d solver calls; want x = 7 found by the solver", res.Bugs, res.SolverCalls)
+			}
+		})
+	}
+	if _, err := weft.Explore(body, weft.WithSolver("cvc5")); err == nil || !strings.Contains(err.Error(), "unknown solver") {
+		t.Errorf("WithSolver(cvc5): %v", err)
+	}
+}
