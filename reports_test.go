@@ -3,6 +3,7 @@ package weft_test
 import (
 	"weft.dev/weft"
 	"weft.dev/weft/atomic"
+	"weft.dev/weft/sym"
 	"weft.dev/weft/sync"
 )
 
@@ -77,4 +78,28 @@ var reportPrograms = []struct {
 		v.Store(2)
 		g.Join()
 	}, []weft.Option{weft.WithAllBugs()}},
+	{"channels", func() {
+		c := weft.MakeChan[int](0)
+		done := weft.MakeChan[bool](1)
+		weft.Go(func() {
+			c.Send(1)
+			done.Send(true)
+		})
+		var v int
+		if weft.Select(c.RecvCase(&v, nil), weft.Default()) == 1 {
+			return // leaks the sender
+		}
+		done.Recv()
+	}, nil},
+	{"symbolic", func() {
+		x := sym.IntIn("x", 0, 100)
+		var v weft.Var[int]
+		g := weft.Go(func() {
+			if x.Gt(sym.Const(50)).Eval() {
+				v.Store(1)
+			}
+		})
+		g.Join()
+		sym.Assert(x.Ne(sym.Const(42)), "x is 42")
+	}, nil},
 }

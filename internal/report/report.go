@@ -18,6 +18,7 @@ import (
 	"reflect"
 	"strings"
 
+	"weft.dev/weft/internal/chans"
 	"weft.dev/weft/internal/engine"
 	"weft.dev/weft/internal/event"
 	"weft.dev/weft/internal/runtime"
@@ -94,7 +95,7 @@ type Minimized struct {
 func New(t *runtime.Trace) *Trace {
 	r := &Trace{}
 	wd, _ := os.Getwd()
-	d := &describer{refs: map[uintptr]string{}, wd: wd}
+	d := &describer{refs: map[uintptr]string{}, chans: map[chans.ID]string{}, wd: wd}
 	if b := t.Bug; b != nil {
 		r.Bug = Bug{Kind: b.Kind.String(), Message: b.Message, G: int(b.G)}
 		if t.BugPos.File != "" {
@@ -117,10 +118,20 @@ func New(t *runtime.Trace) *Trace {
 		r.Goroutines = append(r.Goroutines, rg)
 	}
 	for i, o := range t.Objects {
-		r.Objects = append(r.Objects, Object{Name: runtime.ObjName(o.Kind, int32(i)), First: d.pos(o.First)})
+		// The channels of an execution are one object; each channel is
+		// listed where it is made.
+		if o.Kind != event.Chan {
+			r.Objects = append(r.Objects, Object{Name: runtime.ObjName(o.Kind, int32(i)), First: d.pos(o.First)})
+		}
 	}
 	for i := range t.Steps {
-		r.Steps = append(r.Steps, d.step(&t.Steps[i]))
+		s := &t.Steps[i]
+		if s.Label.Kind == event.ChanMake {
+			name := fmt.Sprintf("chan#%d", len(d.chans)+1)
+			d.chans[chans.ID(int64(s.Result.V.N))] = name // a make returns the channel's ID
+			r.Objects = append(r.Objects, Object{Name: name, First: d.pos(s.Pos)})
+		}
+		r.Steps = append(r.Steps, d.step(s))
 	}
 	for i, g := range t.Goroutines {
 		if r.Goroutines[i].State == "waiting" {
@@ -136,7 +147,7 @@ func New(t *runtime.Trace) *Trace {
 // failed returns the step that is the bug of t, if the bug is an operation.
 func (d *describer) failed(t *runtime.Trace) *Step {
 	if s := t.Failed; s != nil {
-		return &Step{G: int(s.G), Kind: s.Label.Kind.String(), Op: d.pendingOp(&s.Label), Obj: objName(&s.Label), Pos: d.pos(s.Pos), Failed: true}
+		return &Step{G: int(s.G), Kind: s.Label.Kind.String(), Op: d.pendingOp(&s.Label), Obj: d.objName(&s.Label, nil), Pos: d.pos(s.Pos), Failed: true}
 	}
 	b := t.Bug
 	if b == nil || b.G < 0 || t.BugPos.File == "" {
@@ -165,14 +176,15 @@ func (d *describer) failed(t *runtime.Trace) *Step {
 // appearance (ptr#1...), since their addresses change from one run to the
 // next.
 type describer struct {
-	refs map[uintptr]string
-	wd   string // positions are relative to it
+	refs  map[uintptr]string
+	chans map[chans.ID]string // a channel is named by the order it was made in
+	wd    string              // positions are relative to it
 }
 
 // step describes a performed operation.
 func (d *describer) step(s *runtime.Step) Step {
 	l, r := &s.Label, &s.Result
-	st := Step{G: int(s.G), Kind: l.Kind.String(), Op: d.op(l, r), Obj: objName(l), Pos: d.pos(s.Pos)}
+	st := Step{G: int(s.G), Kind: l.Kind.String(), Op: d.op(l, r), Obj: d.objName(l, r), Pos: d.pos(s.Pos)}
 	switch l.Kind {
 	case event.Load, event.NotifyWait:
 		st.From = ptr(int(r.From))
@@ -194,17 +206,36 @@ func (d *describer) step(s *runtime.Step) Step {
 
 func ptr(n int) *int { return &n }
 
-func objName(l *event.Label) string {
-	if l.OKind == event.NoObj {
+// objName names the object of an operation; r is its result, nil for an
+// operation not performed.
+func (d *describer) objName(l *event.Label, r *event.Result) string {
+	switch {
+	case l.OKind == event.NoObj || l.Kind == event.Select:
 		return ""
+	case l.Kind == event.ChanMake && r != nil:
+		// A make returns the channel's ID.
+		return d.chanName(chans.ID(int64(r.V.N)))
+	case l.OKind == event.Chan:
+		return d.chanName(chans.ID(int64(l.B.N)))
 	}
 	return runtime.ObjName(l.OKind, l.Obj)
+}
+
+// chanName names channel id: by the step that made it.
+func (d *describer) chanName(id chans.ID) string {
+	if id == chans.Nil {
+		return "nil chan"
+	}
+	if name, ok := d.chans[id]; ok {
+		return name
+	}
+	return fmt.Sprintf("chan@%d", id)
 }
 
 // op describes a performed operation and its result in a few words, e.g.
 // "load atomic#0 = 3 (from #2)".
 func (d *describer) op(l *event.Label, r *event.Result) string {
-	obj := objName(l)
+	obj := d.objName(l, r)
 	switch l.Kind {
 	case event.Load:
 		return fmt.Sprintf("load %s = %s%s", obj, d.value(l, r.V), from(r.From))
@@ -264,6 +295,9 @@ func (d *describer) op(l *event.Label, r *event.Result) string {
 	case event.ChanLen:
 		return fmt.Sprintf("len %s = %d", obj, r.V.N)
 	case event.ChanWait:
+		if cases, ok := l.A.P.([]chans.Case); ok {
+			return "woken in select: " + d.selected(l, cases, r)
+		}
 		if r.OK {
 			return fmt.Sprintf("woken on %s = %s", obj, d.value(l, r.V))
 		}
@@ -272,9 +306,25 @@ func (d *describer) op(l *event.Label, r *event.Result) string {
 		if r.Wait {
 			return "select" + waits(r)
 		}
-		return fmt.Sprintf("select: case %d", r.Case)
+		cases, _ := l.A.P.([]chans.Case)
+		return "select: " + d.selected(l, cases, r)
 	}
 	return d.pendingOp(l)
+}
+
+// selected describes the case of a select that r took.
+func (d *describer) selected(l *event.Label, cases []chans.Case, r *event.Result) string {
+	if r.Case < 0 || int(r.Case) >= len(cases) {
+		return "default"
+	}
+	c := cases[r.Case]
+	switch {
+	case c.Send:
+		return fmt.Sprintf("send %s on %s", d.value(l, c.V), d.chanName(c.Chan))
+	case r.OK:
+		return fmt.Sprintf("recv %s = %s", d.chanName(c.Chan), d.value(l, r.V))
+	}
+	return "recv " + d.chanName(c.Chan) + ": closed"
 }
 
 // waits tells that a channel operation could not complete at once.
@@ -288,7 +338,7 @@ func waits(r *event.Result) string {
 // pendingOp describes an operation that was not performed: one a goroutine
 // waits in, or one that is itself the bug.
 func (d *describer) pendingOp(l *event.Label) string {
-	obj := objName(l)
+	obj := d.objName(l, nil)
 	switch l.Kind {
 	case event.Join:
 		return fmt.Sprintf("join g%d", l.Arg)
@@ -301,6 +351,15 @@ func (d *describer) pendingOp(l *event.Label) string {
 		return fmt.Sprintf("%s %s", l.Op, obj)
 	case event.NotifyAdd, event.NotifyWait:
 		return "cond wait " + obj
+	case event.ChanSend:
+		return "send on " + obj
+	case event.ChanWait:
+		if _, ok := l.A.P.([]chans.Case); ok {
+			return "select"
+		}
+		return "a send or receive on " + obj
+	case event.Select:
+		return "select"
 	case event.End:
 		return "return"
 	case event.SymNew, event.SymEval, event.SymChoose, event.Spawn, event.Block:

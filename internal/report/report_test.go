@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"weft.dev/weft/internal/chans"
 	"weft.dev/weft/internal/engine"
 	"weft.dev/weft/internal/engine/dfs"
 	"weft.dev/weft/internal/event"
@@ -365,13 +366,20 @@ func TestOps(t *testing.T) {
 }
 
 // TestSymbolicAndChannelOps checks the words of symbolic branches and
-// channel operations.
+// channel operations. Channels are named by the order they are made in.
 func TestSymbolicAndChannelOps(t *testing.T) {
-	ch := func(k event.Kind) event.Label { return event.Label{Kind: k, OKind: event.Chan, Obj: 4} }
+	ch := func(k event.Kind) event.Label { return event.Label{Kind: k, OKind: event.Chan} }
 	mk := ch(event.ChanMake)
 	mk.B = event.Value{N: 2}
 	send := ch(event.ChanSend)
 	send.A = event.Value{P: 5}
+	nilRecv := ch(event.ChanRecv)
+	nilChan := chans.Nil
+	nilRecv.B = event.Value{N: uint64(nilChan)}
+	cases := []chans.Case{{Chan: 0}, {Chan: 0, Send: true, V: event.Value{P: 7}}}
+	sel := event.Label{Kind: event.Select, OKind: event.Chan, A: event.Value{P: cases}, Arg: 1}
+	selWait := ch(event.ChanWait)
+	selWait.A = event.Value{P: cases}
 	tests := []struct {
 		label  event.Label
 		result event.Result
@@ -382,25 +390,30 @@ func TestSymbolicAndChannelOps(t *testing.T) {
 		{event.Label{Kind: event.SymEval, Obj: -1}, event.Result{}, "symbolic branch: false"},
 		{event.Label{Kind: event.SymEval, Obj: -1, Arg: 1}, event.Result{OK: true}, "pin symbolic value (true)"},
 		{event.Label{Kind: event.SymChoose, Obj: -1, B: event.Value{N: 3}}, event.Result{V: event.Value{N: 2}}, "symbolic choice: 2 of 3"},
-		{mk, event.Result{}, "make chan#4 (capacity 2)"},
-		{send, event.Result{}, "send 5 on chan#4"},
-		{send, event.Result{Wait: true}, "send 5 on chan#4 (waits)"},
-		{ch(event.ChanRecv), event.Result{OK: true, V: event.Value{P: 5}}, "recv chan#4 = 5"},
-		{ch(event.ChanRecv), event.Result{}, "recv chan#4: closed"},
-		{ch(event.ChanRecv), event.Result{Wait: true}, "recv chan#4 (waits)"},
-		{ch(event.ChanClose), event.Result{}, "close chan#4"},
-		{ch(event.ChanLen), event.Result{V: event.Value{N: 1}}, "len chan#4 = 1"},
-		{ch(event.ChanWait), event.Result{OK: true, V: event.Value{P: 5}}, "woken on chan#4 = 5"},
-		{ch(event.ChanWait), event.Result{}, "woken on chan#4"},
-		{event.Label{Kind: event.Select, Obj: -1}, event.Result{Case: 1}, "select: case 1"},
-		{event.Label{Kind: event.Select, Obj: -1}, event.Result{Wait: true}, "select (waits)"},
+		{mk, event.Result{V: event.Value{N: 1}}, "make chan#2 (capacity 2)"},
+		{send, event.Result{}, "send 5 on chan#1"},
+		{send, event.Result{Wait: true}, "send 5 on chan#1 (waits)"},
+		{ch(event.ChanRecv), event.Result{OK: true, V: event.Value{P: 5}}, "recv chan#1 = 5"},
+		{ch(event.ChanRecv), event.Result{}, "recv chan#1: closed"},
+		{ch(event.ChanRecv), event.Result{Wait: true}, "recv chan#1 (waits)"},
+		{nilRecv, event.Result{Wait: true}, "recv nil chan (waits)"},
+		{ch(event.ChanClose), event.Result{}, "close chan#1"},
+		{ch(event.ChanLen), event.Result{V: event.Value{N: 1}}, "len chan#1 = 1"},
+		{ch(event.ChanWait), event.Result{OK: true, V: event.Value{P: 5}}, "woken on chan#1 = 5"},
+		{ch(event.ChanWait), event.Result{}, "woken on chan#1"},
+		{sel, event.Result{Case: 0, OK: true, V: event.Value{P: 5}}, "select: recv chan#1 = 5"},
+		{sel, event.Result{Case: 1}, "select: send 7 on chan#1"},
+		{sel, event.Result{Case: 2}, "select: default"},
+		{sel, event.Result{Wait: true}, "select (waits)"},
+		{selWait, event.Result{Case: 0}, "woken in select: recv chan#1: closed"},
 	}
 	for _, tt := range tests {
 		rt := &runtime.Trace{
 			Goroutines: []runtime.GoroutineInfo{{ID: 0, Parent: -1, Status: engine.Ended}},
-			Steps:      []runtime.Step{{Label: tt.label, Result: tt.result}},
+			// The first step makes channel 0.
+			Steps: []runtime.Step{{Label: ch(event.ChanMake)}, {Label: tt.label, Result: tt.result}},
 		}
-		if got := report.New(rt).Steps[0].Op; got != tt.want {
+		if got := report.New(rt).Steps[1].Op; got != tt.want {
 			t.Errorf("%v: got %q, want %q", tt.label.Kind, got, tt.want)
 		}
 	}
