@@ -1,5 +1,7 @@
 package graph
 
+import "container/heap"
+
 // succs calls f with every event that must come after p in a sequentially
 // consistent execution: its program-order successor, the goroutine it
 // spawns, the joins of its goroutine's end, and for memory events the
@@ -83,30 +85,49 @@ func (g *Graph) Acyclic(p Pos) bool {
 // events must be prefix-closed and consistent.
 func (g *Graph) Linearize(in func(Pos) bool) []Pos {
 	indeg := make([]int, len(g.Order))
-	var nodes []Pos
+	n := 0
 	for _, p := range g.Order {
 		if !in(p) {
 			continue
 		}
-		nodes = append(nodes, p)
+		n++
 		g.succs(p, in, func(s Pos) { indeg[g.Ev(s).Stamp]++ })
 	}
-	out := make([]Pos, 0, len(nodes))
-	done := make([]bool, len(g.Order))
-	for len(out) < len(nodes) {
-		progress := false
-		for _, p := range nodes {
-			if st := g.Ev(p).Stamp; !done[st] && indeg[st] == 0 {
-				done[st] = true
-				out = append(out, p)
-				g.succs(p, in, func(s Pos) { indeg[g.Ev(s).Stamp]-- })
-				progress = true
-				break
-			}
-		}
-		if !progress {
-			panic("weft: internal error: cyclic execution graph\n" + g.String())
+	// ready holds the stamps of the events whose predecessors are all out,
+	// as a min-heap: the earliest added goes first.
+	ready := &stampHeap{}
+	for _, p := range g.Order {
+		if st := g.Ev(p).Stamp; in(p) && indeg[st] == 0 {
+			heap.Push(ready, st)
 		}
 	}
+	out := make([]Pos, 0, n)
+	for ready.Len() > 0 {
+		p := g.Order[heap.Pop(ready).(int32)]
+		out = append(out, p)
+		g.succs(p, in, func(s Pos) {
+			st := g.Ev(s).Stamp
+			if indeg[st]--; indeg[st] == 0 {
+				heap.Push(ready, st)
+			}
+		})
+	}
+	if len(out) < n {
+		panic("weft: internal error: cyclic execution graph\n" + g.String())
+	}
 	return out
+}
+
+// stampHeap is a min-heap of stamps.
+type stampHeap []int32
+
+func (h stampHeap) Len() int           { return len(h) }
+func (h stampHeap) Less(i, j int) bool { return h[i] < h[j] }
+func (h stampHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *stampHeap) Push(x any)        { *h = append(*h, x.(int32)) }
+func (h *stampHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
 }
