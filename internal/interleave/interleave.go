@@ -237,6 +237,9 @@ func (m *Machine) Perform(x *engine.Exec, g *engine.Goroutine, alt int) *engine.
 			m.class.Choice(me, int32(alt))
 		}
 		g.Result = r.Event(&op)
+		if r.OK && r.Sync != chans.NoToken {
+			g.Result.From = int32(r.Sync) // the send the value comes from
+		}
 	case event.End:
 		g.Status = engine.Ended
 	case event.Block:
