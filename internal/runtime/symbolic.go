@@ -28,12 +28,17 @@ func Explicit() bool {
 }
 
 // SymNew creates a symbolic input named name and returns its variable id
-// and its value under the current model (with an explicit domain: the value
-// chosen for it).
+// and its value under the current model. A symbolic input is not a visible
+// operation: its identity is its rank among its goroutine's inputs, and
+// nothing is explored until a branch on it. With an explicit domain, it is
+// a choice of the value, explored like any other.
 func SymNew(name string) (id int, v int64) {
 	x, g := running("sym.NewInt")
 	vid := x.d.varID(g.ID, g.vars, name)
 	g.vars++
+	if x.concolic().Domain == nil {
+		return int(vid), x.model().Get(int(vid))
+	}
 	r := g.op(event.Label{Kind: event.SymNew, Obj: -1, Arg: vid})
 	return int(vid), int64(r.V.N)
 }
