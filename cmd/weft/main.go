@@ -60,6 +60,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	switch args[0] {
+	case "bench":
+		return benchCmd(args[1:], stdout, stderr)
 	case "test":
 		return test(args[1:], stdout, stderr)
 	case "help", "-h", "-help", "--help":

@@ -1,0 +1,102 @@
+package main
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+
+	"weft.dev/weft/bench"
+)
+
+func TestParseLimit(t *testing.T) {
+	tests := []struct {
+		in   string
+		want bench.Limit
+		err  bool
+	}{
+		{in: "600s", want: bench.Limit{Time: 10 * time.Minute}},
+		{in: "1000000", want: bench.Limit{Executions: 1000000}},
+		{in: "5000,2m", want: bench.Limit{Executions: 5000, Time: 2 * time.Minute}},
+		{in: "0", want: bench.Limit{}},
+		{in: "soon", err: true},
+		{in: "-5s", err: true},
+	}
+	for _, tc := range tests {
+		got, err := parseLimit(tc.in)
+		if (err != nil) != tc.err || got != tc.want {
+			t.Errorf("parseLimit(%q) = %+v, %v; want %+v, error %v", tc.in, got, err, tc.want, tc.err)
+		}
+		if err == nil {
+			if back, _ := parseLimit(limitString(got)); back != got {
+				t.Errorf("limitString(%+v) = %q parses as %+v", got, limitString(got), back)
+			}
+		}
+	}
+}
+
+func TestParseBench(t *testing.T) {
+	var stderr bytes.Buffer
+	c, err := parseBench([]string{"-run", "^Counter", "-engine", "condpor, dfs", "-json"}, &stderr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.rows) != 11 || len(c.engines) != 2 || c.engines[1] != bench.DFS || !c.json || c.limit.Time != 10*time.Minute {
+		t.Errorf("config %+v", c)
+	}
+	c, err = parseBench([]string{"-quick"}, &stderr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	quick, all := map[string]bool{}, map[string]bool{}
+	for _, b := range c.rows {
+		quick[b.Name] = true
+	}
+	for _, b := range bench.Benchmarks() {
+		all[b.Name] = true
+	}
+	if len(quick) != len(all) {
+		t.Errorf("-quick has rows of %d programs, want all %d", len(quick), len(all))
+	}
+	for _, args := range [][]string{{"-child", "Counter1/2"}, {"-child", "Nothing/1", "-engine", "dfs"}, {"extra"}} {
+		if _, err := parseBench(args, &stderr); err == nil {
+			t.Errorf("parseBench(%q) accepted", args)
+		}
+	}
+}
+
+// TestRunBench runs rows in this process and checks the table.
+func TestRunBench(t *testing.T) {
+	c, err := parseBench([]string{"-run", `^(Counter2/3|Sigma/16)$`}, &bytes.Buffer{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	if status := runBench(c, bench.Run, &stdout, &stderr); status != 0 {
+		t.Fatalf("status %d: %s", status, stderr.String())
+	}
+	lines := strings.Split(strings.TrimSpace(stdout.String()), "\n")
+	want := []string{
+		"| Counter2 | 3 | condpor | 24 | 24 | 0 |",
+		"| Counter2 | 3 | exen | 90 | 90 | 0 |",
+		"| Sigma | 16 | condpor | 2 | 2 | 0 |",
+	}
+	if len(lines) != 4+len(want) {
+		t.Fatalf("output:\n%s", stdout.String())
+	}
+	for i, w := range want {
+		if !strings.HasPrefix(lines[4+i], w) {
+			t.Errorf("row %d = %q, want prefix %q", i, lines[4+i], w)
+		}
+	}
+	if !strings.HasSuffix(lines[6], "| assertion failed: sum = 15, want 16 |") {
+		t.Errorf("Sigma's row does not show its bug: %q", lines[6])
+	}
+}
+
+func TestChildEnv(t *testing.T) {
+	env := childEnv([]string{"HOME=/", "GOGC=50"})
+	if strings.Join(env, " ") != "HOME=/ GOGC=50 GOMEMLIMIT=80MiB" {
+		t.Errorf("childEnv = %q", env)
+	}
+}
