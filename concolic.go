@@ -19,7 +19,9 @@ type concolicSetup struct {
 
 // concolic returns the concolic configuration of c.
 func (c *config) concolic() (*concolicSetup, error) {
-	s, err := smt.New(c.solver)
+	// First models are deterministic, which is what ConDPOR needs, and
+	// cost one check; least models would also agree between backends.
+	s, err := smt.NewWith(c.solver, smt.First)
 	if err != nil {
 		return nil, fmt.Errorf("WithSolver(%q): %w", c.solver, err)
 	}

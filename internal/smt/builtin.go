@@ -18,13 +18,16 @@ func newBuiltin() *builtin { return &builtin{} }
 
 func (*builtin) close() error { return nil }
 
-func (*builtin) solve(tab *sym.Table, terms []sym.Term, vars []int) (outcome, error) {
+func (*builtin) solve(tab *sym.Table, terms []sym.Term, vars []int, least bool) (outcome, error) {
 	s, err := newGiniSession(tab, terms, vars)
 	if err != nil {
 		return outcome{}, err
 	}
 	if s == nil {
 		return outcome{res: Unsat}, nil
+	}
+	if !least {
+		return firstModel(s)
 	}
 	return leastModel(s, len(vars), probeKeys(tab, terms))
 }

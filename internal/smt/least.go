@@ -79,6 +79,14 @@ type outcome struct {
 	least  bool    // on Sat, whether vals is known to be the least model
 }
 
+// firstModel decides the part behind s and keeps the first model found:
+// one check. The model depends only on the part, since sessions are fresh
+// and built in a canonical order, but may differ between backends.
+func firstModel(s session) (outcome, error) {
+	res, vals, err := s.check(nil)
+	return outcome{res: res, vals: vals, checks: 1}, err
+}
+
 // leastModel decides the part behind s, which has n variables, and
 // computes its least model with at most maxVarChecks checks per variable,
 // using the probe keys from probeKeys.

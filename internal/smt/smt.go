@@ -115,8 +115,9 @@ func (r Result) String() string {
 type Solver interface {
 	// Check reports whether the conjunction of the Bool terms is
 	// satisfiable and, when it is, returns its least model (see the
-	// package documentation). The result and the model depend only on the
-	// set of terms: not on their order, duplicates or earlier queries.
+	// package documentation), or the first one found for a Solver made
+	// with First. The result and the model depend only on the set of
+	// terms: not on their order, duplicates or earlier queries.
 	// Variables that do not occur in the terms are unset in the model.
 	// An empty conjunction is satisfiable.
 	Check(tab *sym.Table, terms []sym.Term) (Result, sym.Model, error)
@@ -148,6 +149,7 @@ type Stats struct {
 	CacheHits int           // independent parts answered from the cache
 	Solves    int           // backend satisfiability checks, including those that compute least models
 	NotLeast  int           // parts whose model search ran out of budget before proving its model least
+	Ordered   int           // parts of the order fragment decided without the backend (First models)
 	Time      time.Duration // time spent in the backend
 }
 
@@ -157,9 +159,27 @@ const CacheSize = 4096
 // backends lists the names New accepts; the first is the default.
 var backends = []string{"builtin", "z3"}
 
+// Models says which model Check returns for a satisfiable query.
+type Models int
+
+// The kinds of models.
+const (
+	// Least is the least model in the fixed order of the package
+	// documentation: the same whatever the backend, at the price of extra
+	// checks (several per variable).
+	Least Models = iota
+	// First is the first model the backend finds for the query, built in
+	// a canonical order into a fresh solver: still a function of the set
+	// of terms for a given backend, for one check.
+	First
+)
+
 // New returns a Solver using the named backend: "builtin" (also selected by
-// the empty name) or "z3".
-func New(name string) (Solver, error) {
+// the empty name) or "z3". Check returns least models.
+func New(name string) (Solver, error) { return NewWith(name, Least) }
+
+// NewWith is New with the kind of models Check returns.
+func NewWith(name string, models Models) (Solver, error) {
 	var b backend
 	switch name {
 	case "", "builtin":
@@ -173,19 +193,21 @@ func New(name string) (Solver, error) {
 	default:
 		return nil, fmt.Errorf("smt: unknown solver %q (valid: %s)", name, strings.Join(backends, ", "))
 	}
-	return &solver{b: b, cache: newLRU(CacheSize)}, nil
+	return &solver{b: b, cache: newLRU(CacheSize), least: models == Least}, nil
 }
 
 // A backend decides one independent part of a query.
 type backend interface {
 	// solve decides the conjunction of terms, whose variables are vars
-	// (sorted, distinct), and on Sat computes its model with leastModel.
-	solve(tab *sym.Table, terms []sym.Term, vars []int) (outcome, error)
+	// (sorted, distinct), and on Sat computes its model with leastModel
+	// (least) or firstModel.
+	solve(tab *sym.Table, terms []sym.Term, vars []int, least bool) (outcome, error)
 	close() error
 }
 
 type solver struct {
 	b      backend
+	least  bool // Check returns least models
 	cache  *lru
 	tab    *sym.Table // the Table whose term ids key the cache
 	stats  Stats
@@ -296,14 +318,22 @@ func (s *solver) part(tab *sym.Table, p part) (Result, []int64, error) {
 		return e.res, e.vals, nil
 	}
 	start := time.Now()
-	out, err := s.b.solve(tab, p.terms, p.vars)
+	if !s.least {
+		if res, vals, ok := orderSolve(tab, p.terms, p.vars); ok {
+			s.stats.Time += time.Since(start)
+			s.stats.Ordered++
+			s.cache.put(key, entry{res: res, vals: vals})
+			return res, vals, nil
+		}
+	}
+	out, err := s.b.solve(tab, p.terms, p.vars, s.least)
 	s.stats.Time += time.Since(start)
 	s.stats.Calls++
 	s.stats.Solves += out.checks
 	if err != nil {
 		return Unknown, nil, err
 	}
-	if out.res == Sat && !out.least {
+	if out.res == Sat && s.least && !out.least {
 		s.stats.NotLeast++
 	}
 	if out.res != Unknown {

@@ -558,3 +558,121 @@ func FuzzBuiltin(f *testing.F) {
 		}
 	})
 }
+
+// TestFirstModels checks that first models satisfy their query and depend
+// only on its set of terms.
+func TestFirstModels(t *testing.T) {
+	s, err := smt.NewWith("builtin", smt.First)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	tab := sym.NewTable()
+	x, y := tab.Var(0), tab.Var(1)
+	q := []sym.Term{tab.Lt(tab.Add(x, y), tab.Const(100)), tab.Gt(x, tab.Const(7)), tab.Ne(y, tab.Const(0))}
+	_, m1, err := s.Check(tab, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range q {
+		if !tab.EvalBool(c, m1) {
+			t.Fatalf("model %v does not satisfy %s", m1, tab.String(c))
+		}
+	}
+	// Other queries in between, then the same set in another order, on a
+	// fresh solver too: the same model.
+	s.Check(tab, []sym.Term{tab.Gt(x, tab.Const(1000))})
+	fresh, _ := smt.NewWith("builtin", smt.First)
+	defer fresh.Close()
+	for _, solver := range []smt.Solver{s, fresh} {
+		_, m2, _ := solver.Check(tab, []sym.Term{q[2], q[0], q[1], q[0]})
+		if !m1.Equal(m2) {
+			t.Errorf("first models differ: %v and %v", m1, m2)
+		}
+	}
+	if st := s.Stats(); st.Solves > 3 {
+		t.Errorf("%d checks for first models, want one per query", st.Solves)
+	}
+}
+
+// orderFormula draws a conjunction of comparisons between 1 to 4
+// variables and small constants: the order fragment, which First solvers
+// decide without the backend.
+func orderFormula(tab *sym.Table, r *rand.Rand) []sym.Term {
+	leaf := func(nvars int) sym.Term {
+		if r.IntN(3) == 0 {
+			return tab.Const(int64(r.IntN(7) - 3))
+		}
+		return tab.Var(r.IntN(nvars))
+	}
+	nvars := 1 + r.IntN(4)
+	var terms []sym.Term
+	for range 1 + r.IntN(6) {
+		a, b := leaf(nvars), leaf(nvars)
+		var t sym.Term
+		switch r.IntN(5) {
+		case 0:
+			t = tab.Eq(a, b)
+		case 1:
+			t = tab.Ne(a, b)
+		case 2:
+			t = tab.Lt(a, b)
+		case 3:
+			t = tab.Le(a, b)
+		default:
+			t = tab.BNot(tab.Lt(a, b))
+		}
+		terms = append(terms, t)
+	}
+	return terms
+}
+
+// TestOrderFragment checks the order fragment's decision procedure against
+// the builtin backend: same satisfiability, models that satisfy, and the
+// same model for the same set.
+func TestOrderFragment(t *testing.T) {
+	fast, err := smt.NewWith("builtin", smt.First)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fast.Close()
+	ref, _ := smt.New("builtin")
+	defer ref.Close()
+	tab := sym.NewTable()
+	r := rand.New(rand.NewPCG(21, 22))
+	for i := range 3000 {
+		terms := orderFormula(tab, r)
+		got, m, err := fast.Check(tab, terms)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, _, _ := ref.Check(tab, terms)
+		if got != want {
+			t.Fatalf("formula %d %v: order fragment says %v, the backend %v", i, show(tab, terms), got, want)
+		}
+		if got != smt.Sat {
+			continue
+		}
+		for _, c := range terms {
+			if !tab.EvalBool(c, m) {
+				t.Fatalf("formula %d %v: model %v falsifies %s", i, show(tab, terms), m, tab.String(c))
+			}
+		}
+		rev := slices.Clone(terms)
+		slices.Reverse(rev)
+		if _, again, _ := fast.Check(tab, rev); !m.Equal(again) {
+			t.Fatalf("formula %d: models %v and %v for the same set", i, m, again)
+		}
+	}
+	if st := fast.Stats(); st.Ordered == 0 {
+		t.Error("no part was decided by the order fragment")
+	}
+}
+
+func show(tab *sym.Table, terms []sym.Term) []string {
+	var out []string
+	for _, t := range terms {
+		out = append(out, tab.String(t))
+	}
+	return out
+}

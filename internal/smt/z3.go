@@ -211,7 +211,7 @@ func newZ3() (*z3Backend, error) {
 
 func (b *z3Backend) close() error { return nil }
 
-func (b *z3Backend) solve(tab *sym.Table, terms []sym.Term, vars []int) (outcome, error) {
+func (b *z3Backend) solve(tab *sym.Table, terms []sym.Term, vars []int, least bool) (outcome, error) {
 	api := b.api
 	ctx, err := api.newContext()
 	if err != nil {
@@ -248,6 +248,9 @@ func (b *z3Backend) solve(tab *sym.Table, terms []sym.Term, vars []int) (outcome
 		if err := p.failed("variable", p.vars[i]); err != nil {
 			return outcome{}, err
 		}
+	}
+	if !least {
+		return firstModel(p)
 	}
 	return leastModel(p, len(vars), probeKeys(tab, terms))
 }
