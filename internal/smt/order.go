@@ -129,14 +129,16 @@ func orderSolve(tab *sym.Table, terms []sym.Term, vars []int) (res Result, vals 
 	for _, e := range eqs {
 		uf.union(e[0], e[1])
 	}
+	adj := make([][]int, n)
 	for {
-		comp := sccs(n, func(v int, f func(int)) {
-			for _, e := range edges {
-				if uf.find(e.from) == v {
-					f(uf.find(e.to))
-				}
-			}
-		}, uf)
+		for v := range adj {
+			adj[v] = adj[v][:0]
+		}
+		for _, e := range edges {
+			a, b := uf.find(e.from), uf.find(e.to)
+			adj[a] = append(adj[a], b)
+		}
+		comp := sccs(n, adj, uf)
 		merged := false
 		for _, e := range edges {
 			a, b := uf.find(e.from), uf.find(e.to)
@@ -149,11 +151,15 @@ func orderSolve(tab *sym.Table, terms []sym.Term, vars []int) (res Result, vals 
 			break
 		}
 	}
+	const none = math.MinInt64
 	// The value of each class's constant, if it has one.
-	fixed := map[int]int64{}
+	fixed := make([]int64, n)
+	for i := range fixed {
+		fixed[i] = none
+	}
 	for i, c := range consts {
 		r := uf.find(len(vars) + i)
-		if v, ok := fixed[r]; ok && v != c {
+		if v := fixed[r]; v != none && v != c {
 			return Unsat, nil, true
 		}
 		fixed[r] = c
@@ -171,14 +177,8 @@ func orderSolve(tab *sym.Table, terms []sym.Term, vars []int) (res Result, vals 
 
 	// The classes form a DAG. Visit them in topological order, the class
 	// of the smallest node first among the ready ones.
-	roots := []int{}
-	for v := range n {
-		if uf.find(v) == v {
-			roots = append(roots, v)
-		}
-	}
-	succ := map[int][]edge{}
-	indeg := map[int]int{}
+	succ := make([][]edge, n)
+	indeg := make([]int, n)
 	for _, e := range edges {
 		a, b := uf.find(e.from), uf.find(e.to)
 		if a == b {
@@ -187,17 +187,22 @@ func orderSolve(tab *sym.Table, terms []sym.Term, vars []int) (res Result, vals 
 		succ[a] = append(succ[a], edge{a, b, e.strict})
 		indeg[b]++
 	}
-	var topo []int
-	ready := []int{}
-	for _, r := range roots {
-		if indeg[r] == 0 {
-			ready = append(ready, r)
+	var topo, ready []int
+	for v := range n {
+		if uf.find(v) == v && indeg[v] == 0 {
+			ready = append(ready, v)
 		}
 	}
 	for len(ready) > 0 {
-		slices.Sort(ready)
-		r := ready[0]
-		ready = ready[1:]
+		k := 0
+		for i := range ready {
+			if ready[i] < ready[k] {
+				k = i
+			}
+		}
+		r := ready[k]
+		ready[k] = ready[len(ready)-1]
+		ready = ready[:len(ready)-1]
 		topo = append(topo, r)
 		for _, e := range succ[r] {
 			if indeg[e.to]--; indeg[e.to] == 0 {
@@ -206,11 +211,11 @@ func orderSolve(tab *sym.Table, terms []sym.Term, vars []int) (res Result, vals 
 		}
 	}
 	// Upper bounds from the constants downstream.
-	upper := map[int]int64{}
+	upper := make([]int64, n)
 	for i := len(topo) - 1; i >= 0; i-- {
 		r := topo[i]
 		u := int64(math.MaxInt64 / 2)
-		if v, ok := fixed[r]; ok {
+		if v := fixed[r]; v != none {
 			u = v
 		}
 		for _, e := range succ[r] {
@@ -221,12 +226,13 @@ func orderSolve(tab *sym.Table, terms []sym.Term, vars []int) (res Result, vals 
 	// Values, in topological order: the one closest to zero between the
 	// lower bound (the assigned predecessors) and the upper bound, avoiding
 	// the values of the classes it must differ from.
-	value := map[int]int64{}
-	lower := map[int]int64{}
-	for _, r := range topo {
-		lower[r] = math.MinInt64 / 2
+	value := make([]int64, n)
+	assigned := make([]bool, n)
+	lower := make([]int64, n)
+	for i := range lower {
+		lower[i] = math.MinInt64 / 2
 	}
-	diff := map[int][]int{}
+	diff := make([][]int, n)
 	for _, d := range diseq {
 		a, b := uf.find(d[0]), uf.find(d[1])
 		diff[a] = append(diff[a], b)
@@ -234,7 +240,7 @@ func orderSolve(tab *sym.Table, terms []sym.Term, vars []int) (res Result, vals 
 	}
 	for _, r := range topo {
 		lo, hi := lower[r], upper[r]
-		if v, ok := fixed[r]; ok {
+		if v := fixed[r]; v != none {
 			lo, hi = max(lo, v), min(hi, v)
 		}
 		if lo > hi {
@@ -242,7 +248,7 @@ func orderSolve(tab *sym.Table, terms []sym.Term, vars []int) (res Result, vals 
 		}
 		taken := func(v int64) bool {
 			for _, o := range diff[r] {
-				if w, ok := value[o]; ok && w == v {
+				if assigned[o] && value[o] == v {
 					return true
 				}
 			}
@@ -252,7 +258,7 @@ func orderSolve(tab *sym.Table, terms []sym.Term, vars []int) (res Result, vals 
 		if !found {
 			return Unknown, nil, false
 		}
-		value[r] = v
+		value[r], assigned[r] = v, true
 		for _, e := range succ[r] {
 			lower[e.to] = max(lower[e.to], v+b2i(e.strict))
 		}
@@ -322,9 +328,9 @@ func (u unionFind) union(a, b int) {
 	}
 }
 
-// sccs numbers the strongly connected components of the graph over the
-// class representatives of uf (Tarjan's algorithm).
-func sccs(n int, succ func(v int, f func(int)), uf unionFind) []int {
+// sccs numbers the strongly connected components of the graph adj over
+// the class representatives of uf (Tarjan's algorithm).
+func sccs(n int, adj [][]int, uf unionFind) []int {
 	idx := make([]int, n)
 	low := make([]int, n)
 	comp := make([]int, n)
@@ -340,14 +346,14 @@ func sccs(n int, succ func(v int, f func(int)), uf unionFind) []int {
 		next++
 		stack = append(stack, v)
 		on[v] = true
-		succ(v, func(w int) {
+		for _, w := range adj[v] {
 			if idx[w] < 0 {
 				visit(w)
 				low[v] = min(low[v], low[w])
 			} else if on[w] {
 				low[v] = min(low[v], idx[w])
 			}
-		})
+		}
 		if low[v] == idx[v] {
 			for {
 				w := stack[len(stack)-1]
