@@ -16,17 +16,19 @@ func factorial(n int) int {
 }
 
 // pipeline is a producer, a squaring stage and a consumer connected by
-// channels; bug makes the producer close the channel twice.
+// channels; bug makes the producer close its channel before its last send.
 func pipeline(n int, bug bool) func() {
 	return func() {
 		nums := weft.MakeChan[int](1)
 		squares := weft.MakeChan[int](0)
 		weft.Go(func() {
 			for i := 1; i <= n; i++ {
+				if bug && i == n {
+					nums.Close()
+				}
 				nums.Send(i)
 			}
-			nums.Close()
-			if bug {
+			if !bug {
 				nums.Close()
 			}
 		})
@@ -150,7 +152,7 @@ func TestChannelPrograms(t *testing.T) {
 		kind  weft.BugKind
 		words string
 	}{
-		{"pipeline", pipeline(1, false), pipeline(1, true), weft.Panic, "close of closed channel"},
+		{"pipeline", pipeline(1, false), pipeline(1, true), weft.Panic, "send on closed channel"},
 		{"worker pool", workerPool(2, false), workerPool(2, true), weft.GoroutineLeak, "send on a channel"},
 		{"semaphore", semaphore(2, false), semaphore(2, true), weft.DataRace, "not ordered by happens-before"},
 		{"fan-in", fanIn(false), fanIn(true), weft.Deadlock, "select"},
