@@ -50,13 +50,14 @@ var (
 	False = Bool{}
 )
 
-// NewInt returns a fresh unconstrained input. Inputs are named by the
+// NewInt returns a fresh unconstrained input. Inputs are identified by the
 // goroutine that creates them and their rank among its inputs, so that the
-// same input in every execution is the same variable; name appears in
-// reports. With weft.WithExplicitDomain, NewInt instead chooses each value
-// of the domain in turn (an explored choice) and returns a constant.
+// same input in every execution is the same variable; name documents the
+// input at the call site. With weft.WithExplicitDomain, NewInt instead
+// chooses each value of the domain in turn (an explored choice) and
+// returns a constant.
 func NewInt(name string) Int {
-	id, v := runtime.SymNew(name)
+	id, v := runtime.SymNew()
 	if runtime.Explicit() {
 		return Int{c: v}
 	}

@@ -329,20 +329,6 @@ func (g *Graph) CoSucc(l int32, w Pos) (Pos, bool) {
 	return Pos{}, false
 }
 
-// RemoveLast removes the last event of goroutine t, which must also be the
-// last event added.
-func (g *Graph) RemoveLast(t int32) {
-	th := &g.Threads[t]
-	p := Pos{T: t, I: int32(len(th.Events) - 1)}
-	ev := g.Ev(p)
-	if int(ev.Stamp) != len(g.Order)-1 {
-		panic("weft: internal error: removing an event that is not the last added")
-	}
-	g.dropFromLoc(p, ev)
-	th.Events = th.Events[:p.I]
-	g.Order = g.Order[:len(g.Order)-1]
-}
-
 // RemoveEvent removes the event at p, the last of its goroutine (but not
 // necessarily the last added), renumbering the stamps after it.
 func (g *Graph) RemoveEvent(p Pos) {
@@ -472,16 +458,6 @@ func (g *Graph) cloneView(v []int32) []int32 {
 	n := g.newView(len(g.Threads))
 	copy(n, v)
 	return n
-}
-
-// Readers returns the reads of l that read from w.
-func (g *Graph) Readers(l int32, w Pos, dst []Pos) []Pos {
-	for _, r := range g.Locs[l].Reads {
-		if g.Ev(r).RF == w {
-			dst = append(dst, r)
-		}
-	}
-	return dst
 }
 
 // String renders the graph for debugging, in addition order.

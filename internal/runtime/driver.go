@@ -113,7 +113,6 @@ type driver struct {
 	ids          map[uint64]int32 // (parent, rank) -> goroutine id
 	nextID       int32
 	vars         map[uint64]int32 // (goroutine, rank) -> symbolic variable id
-	varNames     []string         // by variable id
 	idle         []*worker
 	freeG        []*goroutine
 	x            *execution
@@ -315,14 +314,13 @@ func (d *driver) internalError(msg string) {
 }
 
 // varID returns the stable id of the rank-th symbolic variable that
-// goroutine g creates, named name.
-func (d *driver) varID(g, rank int32, name string) int32 {
+// goroutine g creates.
+func (d *driver) varID(g, rank int32) int32 {
 	key := uint64(uint32(g))<<32 | uint64(uint32(rank))
 	id, ok := d.vars[key]
 	if !ok {
-		id = int32(len(d.varNames))
+		id = int32(len(d.vars))
 		d.vars[key] = id
-		d.varNames = append(d.varNames, name)
 	}
 	return id
 }

@@ -27,14 +27,14 @@ func Explicit() bool {
 	return x.concolic().Domain != nil
 }
 
-// SymNew creates a symbolic input named name and returns its variable id
+// SymNew creates a symbolic input and returns its variable id
 // and its value under the current model. A symbolic input is not a visible
 // operation: its identity is its rank among its goroutine's inputs, and
 // nothing is explored until a branch on it. With an explicit domain, it is
 // a choice of the value, explored like any other.
-func SymNew(name string) (id int, v int64) {
+func SymNew() (id int, v int64) {
 	x, g := running("sym.NewInt")
-	vid := x.d.varID(g.ID, g.vars, name)
+	vid := x.d.varID(g.ID, g.vars)
 	g.vars++
 	if x.concolic().Domain == nil {
 		return int(vid), x.model().Get(int(vid))
@@ -79,13 +79,4 @@ func SymEval(t sym.Term, pinned bool) bool {
 func SymChoose(t sym.Term, n int) int {
 	_, g := running("sym.Choose")
 	return int(g.op(event.Label{Kind: event.SymChoose, Obj: -1, A: event.Value{N: uint64(t)}, B: event.Value{N: uint64(n)}}).V.N)
-}
-
-// VarName returns the name given to symbolic variable id.
-func VarName(id int) string {
-	x, _ := running("weft/sym")
-	if id < len(x.d.varNames) {
-		return x.d.varNames[id]
-	}
-	return ""
 }
