@@ -16,6 +16,9 @@ import (
 // closest to zero that their bounds and disequalities allow. The model is
 // a function of the set of terms. When the greedy choice fails (a
 // disequality the bounds leave no room for), the part goes to the backend.
+//
+// A concolic exploration asks many such queries, so the decision reuses
+// the buffers of an orderScratch.
 
 // A literal of the fragment: a op b, with op one of ==, !=, <, <=.
 type literal struct {
@@ -23,10 +26,37 @@ type literal struct {
 	op   sym.Op // OpEq, OpLt, OpLe; OpNot for !=
 }
 
-// orderLiterals returns the literals of terms, or false if a term is not
-// in the order fragment.
-func orderLiterals(tab *sym.Table, terms []sym.Term) ([]literal, bool) {
-	var out []literal
+type oedge struct {
+	from, to int
+	strict   bool
+}
+
+// orderScratch holds the buffers of orderSolve between calls.
+type orderScratch struct {
+	lits        []literal
+	constTerms  []sym.Term
+	consts      []int64
+	edges       []oedge
+	eqs, diseq  [][2]int
+	order       []int
+	uf          unionFind
+	adj         [][]int
+	succ        [][]oedge
+	diff        [][]int
+	fixed       []int64
+	upper       []int64
+	lower       []int64
+	value       []int64
+	assigned    []bool
+	indeg       []int
+	topo, ready []int
+	tarjan      tarjan
+}
+
+// literals collects the literals of terms, or reports false if a term is
+// not in the order fragment.
+func (s *orderScratch) literals(tab *sym.Table, terms []sym.Term) bool {
+	s.lits = s.lits[:0]
 	leaf := func(t sym.Term) bool {
 		_, isVar := tab.IsVar(t)
 		c, isConst := tab.IsConst(t)
@@ -47,13 +77,13 @@ func orderLiterals(tab *sym.Table, terms []sym.Term) ([]literal, bool) {
 			}
 			switch {
 			case !negated:
-				out = append(out, literal{a: a, b: b, op: n.Op})
+				s.lits = append(s.lits, literal{a: a, b: b, op: n.Op})
 			case n.Op == sym.OpEq:
-				out = append(out, literal{a: a, b: b, op: sym.OpNot})
+				s.lits = append(s.lits, literal{a: a, b: b, op: sym.OpNot})
 			case n.Op == sym.OpLt: // !(a < b) is b <= a
-				out = append(out, literal{a: b, b: a, op: sym.OpLe})
+				s.lits = append(s.lits, literal{a: b, b: a, op: sym.OpLe})
 			default: // !(a <= b) is b < a
-				out = append(out, literal{a: b, b: a, op: sym.OpLt})
+				s.lits = append(s.lits, literal{a: b, b: a, op: sym.OpLt})
 			}
 			return true
 		}
@@ -61,86 +91,99 @@ func orderLiterals(tab *sym.Table, terms []sym.Term) ([]literal, bool) {
 	}
 	for _, t := range terms {
 		if !add(t, false) {
-			return nil, false
+			return false
 		}
 	}
-	return out, true
+	return true
 }
 
-// orderSolve decides terms if they are in the order fragment. decided is
-// false when they are not, or when the greedy model construction failed.
-func orderSolve(tab *sym.Table, terms []sym.Term, vars []int) (res Result, vals []int64, decided bool) {
-	lits, ok := orderLiterals(tab, terms)
-	if !ok {
+// resize returns b with length n, reusing its array, each element set to v.
+func resize[T any](b []T, n int, v T) []T {
+	if cap(b) < n {
+		b = make([]T, n)
+	}
+	b = b[:n]
+	for i := range b {
+		b[i] = v
+	}
+	return b
+}
+
+// lists returns ls with n empty lists, reusing their arrays.
+func lists[T any](ls [][]T, n int) [][]T {
+	for len(ls) < n {
+		ls = append(ls, nil)
+	}
+	ls = ls[:n]
+	for i := range ls {
+		ls[i] = ls[i][:0]
+	}
+	return ls
+}
+
+// solve decides terms if they are in the order fragment. decided is false
+// when they are not, or when the greedy model construction failed.
+func (s *orderScratch) solve(tab *sym.Table, terms []sym.Term, vars []int) (res Result, vals []int64, decided bool) {
+	if !s.literals(tab, terms) {
 		return Unknown, nil, false
 	}
 	// Nodes: the variables (by index in vars), then the constants.
-	index := map[sym.Term]int{}
-	var consts []int64 // by node - len(vars), the constant of a constant node
+	s.constTerms, s.consts = s.constTerms[:0], s.consts[:0]
 	node := func(t sym.Term) int {
-		if i, ok := index[t]; ok {
+		if id, isVar := tab.IsVar(t); isVar {
+			i, _ := slices.BinarySearch(vars, id)
 			return i
 		}
-		var i int
-		if id, isVar := tab.IsVar(t); isVar {
-			i, _ = slices.BinarySearch(vars, id)
-		} else {
-			c, _ := tab.IsConst(t)
-			i = len(vars) + len(consts)
-			consts = append(consts, c)
+		if i := slices.Index(s.constTerms, t); i >= 0 {
+			return len(vars) + i
 		}
-		index[t] = i
-		return i
+		c, _ := tab.IsConst(t)
+		s.constTerms = append(s.constTerms, t)
+		s.consts = append(s.consts, c)
+		return len(vars) + len(s.consts) - 1
 	}
-	type edge struct {
-		from, to int
-		strict   bool
-	}
-	var edges []edge
-	var diseq [][2]int
-	var eqs [][2]int
-	for _, l := range lits {
+	s.edges, s.eqs, s.diseq = s.edges[:0], s.eqs[:0], s.diseq[:0]
+	for _, l := range s.lits {
 		a, b := node(l.a), node(l.b)
 		switch l.op {
 		case sym.OpEq:
-			eqs = append(eqs, [2]int{a, b})
+			s.eqs = append(s.eqs, [2]int{a, b})
 		case sym.OpNot:
-			diseq = append(diseq, [2]int{a, b})
+			s.diseq = append(s.diseq, [2]int{a, b})
 		default:
-			edges = append(edges, edge{a, b, l.op == sym.OpLt})
+			s.edges = append(s.edges, oedge{a, b, l.op == sym.OpLt})
 		}
 	}
+	consts := s.consts
 	n := len(vars) + len(consts)
 	// Constants are ordered among themselves.
-	order := make([]int, len(consts))
-	for i := range order {
-		order[i] = i
+	s.order = s.order[:0]
+	for i := range consts {
+		s.order = append(s.order, i)
 	}
-	slices.SortFunc(order, func(i, j int) int { return cmpInt(consts[i], consts[j]) })
-	for k := 1; k < len(order); k++ {
-		i, j := order[k-1], order[k]
+	slices.SortFunc(s.order, func(i, j int) int { return cmpInt(consts[i], consts[j]) })
+	for k := 1; k < len(s.order); k++ {
+		i, j := s.order[k-1], s.order[k]
 		if consts[i] != consts[j] {
-			edges = append(edges, edge{len(vars) + i, len(vars) + j, true})
+			s.edges = append(s.edges, oedge{len(vars) + i, len(vars) + j, true})
 		}
 	}
 
 	// Classes of nodes that must be equal: equalities, then cycles.
-	uf := newUnionFind(n)
-	for _, e := range eqs {
+	s.uf = s.uf.reset(n)
+	uf := s.uf
+	for _, e := range s.eqs {
 		uf.union(e[0], e[1])
 	}
-	adj := make([][]int, n)
 	for {
-		for v := range adj {
-			adj[v] = adj[v][:0]
-		}
-		for _, e := range edges {
+		s.adj = lists(s.adj, n)
+		for _, e := range s.edges {
 			a, b := uf.find(e.from), uf.find(e.to)
-			adj[a] = append(adj[a], b)
+			s.adj[a] = append(s.adj[a], b)
 		}
-		comp := sccs(n, adj, uf)
+		comp := s.tarjan.run(n, s.adj, uf)
 		merged := false
-		for _, e := range edges {
+		for _, e := range s.edges {
 			a, b := uf.find(e.from), uf.find(e.to)
 			if a != b && comp[a] == comp[b] {
 				uf.union(a, b)
@@ -153,10 +196,8 @@ func orderSolve(tab *sym.Table, terms []sym.Term, vars []int) (res Result, vals 
 	}
 	const none = math.MinInt64
 	// The value of each class's constant, if it has one.
-	fixed := make([]int64, n)
-	for i := range fixed {
-		fixed[i] = none
-	}
+	fixed := resize(s.fixed, n, none)
+	s.fixed = fixed
 	for i, c := range consts {
 		r := uf.find(len(vars) + i)
 		if v := fixed[r]; v != none && v != c {
@@ -164,12 +205,12 @@ func orderSolve(tab *sym.Table, terms []sym.Term, vars []int) (res Result, vals 
 		}
 		fixed[r] = c
 	}
-	for _, e := range edges {
+	for _, e := range s.edges {
 		if e.strict && uf.find(e.from) == uf.find(e.to) {
 			return Unsat, nil, true
 		}
 	}
-	for _, d := range diseq {
+	for _, d := range s.diseq {
 		if uf.find(d[0]) == uf.find(d[1]) {
 			return Unsat, nil, true
 		}
@@ -177,48 +218,49 @@ func orderSolve(tab *sym.Table, terms []sym.Term, vars []int) (res Result, vals 
 
 	// The classes form a DAG. Visit them in topological order, the class
 	// of the smallest node first among the ready ones.
-	succ := make([][]edge, n)
-	indeg := make([]int, n)
-	for _, e := range edges {
+	s.succ = lists(s.succ, n)
+	s.indeg = resize(s.indeg, n, 0)
+	for _, e := range s.edges {
 		a, b := uf.find(e.from), uf.find(e.to)
 		if a == b {
 			continue
 		}
-		succ[a] = append(succ[a], edge{a, b, e.strict})
-		indeg[b]++
+		s.succ[a] = append(s.succ[a], oedge{a, b, e.strict})
+		s.indeg[b]++
 	}
-	var topo, ready []int
+	s.topo, s.ready = s.topo[:0], s.ready[:0]
 	for v := range n {
-		if uf.find(v) == v && indeg[v] == 0 {
-			ready = append(ready, v)
+		if uf.find(v) == v && s.indeg[v] == 0 {
+			s.ready = append(s.ready, v)
 		}
 	}
-	for len(ready) > 0 {
+	for len(s.ready) > 0 {
 		k := 0
-		for i := range ready {
-			if ready[i] < ready[k] {
+		for i := range s.ready {
+			if s.ready[i] < s.ready[k] {
 				k = i
 			}
 		}
-		r := ready[k]
-		ready[k] = ready[len(ready)-1]
-		ready = ready[:len(ready)-1]
-		topo = append(topo, r)
-		for _, e := range succ[r] {
-			if indeg[e.to]--; indeg[e.to] == 0 {
-				ready = append(ready, e.to)
+		r := s.ready[k]
+		s.ready[k] = s.ready[len(s.ready)-1]
+		s.ready = s.ready[:len(s.ready)-1]
+		s.topo = append(s.topo, r)
+		for _, e := range s.succ[r] {
+			if s.indeg[e.to]--; s.indeg[e.to] == 0 {
+				s.ready = append(s.ready, e.to)
 			}
 		}
 	}
 	// Upper bounds from the constants downstream.
-	upper := make([]int64, n)
-	for i := len(topo) - 1; i >= 0; i-- {
-		r := topo[i]
+	upper := resize(s.upper, n, 0)
+	s.upper = upper
+	for i := len(s.topo) - 1; i >= 0; i-- {
+		r := s.topo[i]
 		u := int64(math.MaxInt64 / 2)
 		if v := fixed[r]; v != none {
 			u = v
 		}
-		for _, e := range succ[r] {
+		for _, e := range s.succ[r] {
 			u = min(u, upper[e.to]-b2i(e.strict))
 		}
 		upper[r] = u
@@ -226,19 +268,17 @@ func orderSolve(tab *sym.Table, terms []sym.Term, vars []int) (res Result, vals 
 	// Values, in topological order: the one closest to zero between the
 	// lower bound (the assigned predecessors) and the upper bound, avoiding
 	// the values of the classes it must differ from.
-	value := make([]int64, n)
-	assigned := make([]bool, n)
-	lower := make([]int64, n)
-	for i := range lower {
-		lower[i] = math.MinInt64 / 2
-	}
-	diff := make([][]int, n)
-	for _, d := range diseq {
+	value := resize(s.value, n, 0)
+	assigned := resize(s.assigned, n, false)
+	lower := resize(s.lower, n, math.MinInt64/2)
+	s.value, s.assigned, s.lower = value, assigned, lower
+	s.diff = lists(s.diff, n)
+	for _, d := range s.diseq {
 		a, b := uf.find(d[0]), uf.find(d[1])
-		diff[a] = append(diff[a], b)
-		diff[b] = append(diff[b], a)
+		s.diff[a] = append(s.diff[a], b)
+		s.diff[b] = append(s.diff[b], a)
 	}
-	for _, r := range topo {
+	for _, r := range s.topo {
 		lo, hi := lower[r], upper[r]
 		if v := fixed[r]; v != none {
 			lo, hi = max(lo, v), min(hi, v)
@@ -246,20 +286,21 @@ func orderSolve(tab *sym.Table, terms []sym.Term, vars []int) (res Result, vals 
 		if lo > hi {
 			return Unsat, nil, true
 		}
+		diff := s.diff[r]
 		taken := func(v int64) bool {
-			for _, o := range diff[r] {
+			for _, o := range diff {
 				if assigned[o] && value[o] == v {
 					return true
 				}
 			}
 			return false
 		}
-		v, found := closest(lo, hi, taken, len(diff[r]))
+		v, found := closest(lo, hi, taken, len(diff))
 		if !found {
 			return Unknown, nil, false
 		}
 		value[r], assigned[r] = v, true
-		for _, e := range succ[r] {
+		for _, e := range s.succ[r] {
 			lower[e.to] = max(lower[e.to], v+b2i(e.strict))
 		}
 	}
@@ -304,8 +345,9 @@ func cmpInt(a, b int64) int {
 
 type unionFind []int
 
-func newUnionFind(n int) unionFind {
-	u := make(unionFind, n)
+// reset returns u with n singleton classes, reusing its array.
+func (u unionFind) reset(n int) unionFind {
+	u = resize(u, n, 0)
 	for i := range u {
 		u[i] = i
 	}
@@ -328,49 +370,52 @@ func (u unionFind) union(a, b int) {
 	}
 }
 
-// sccs numbers the strongly connected components of the graph adj over
-// the class representatives of uf (Tarjan's algorithm).
-func sccs(n int, adj [][]int, uf unionFind) []int {
-	idx := make([]int, n)
-	low := make([]int, n)
-	comp := make([]int, n)
-	on := make([]bool, n)
-	for i := range idx {
-		idx[i], comp[i] = -1, -1
-	}
-	var stack []int
-	next, ncomp := 0, 0
-	var visit func(v int)
-	visit = func(v int) {
-		idx[v], low[v] = next, next
-		next++
-		stack = append(stack, v)
-		on[v] = true
-		for _, w := range adj[v] {
-			if idx[w] < 0 {
-				visit(w)
-				low[v] = min(low[v], low[w])
-			} else if on[w] {
-				low[v] = min(low[v], idx[w])
-			}
-		}
-		if low[v] == idx[v] {
-			for {
-				w := stack[len(stack)-1]
-				stack = stack[:len(stack)-1]
-				on[w] = false
-				comp[w] = ncomp
-				if w == v {
-					break
-				}
-			}
-			ncomp++
-		}
-	}
+// tarjan numbers strongly connected components (Tarjan's algorithm),
+// keeping its buffers between calls.
+type tarjan struct {
+	idx, low, comp, stack []int
+	on                    []bool
+	next, ncomp           int
+}
+
+// run numbers the components of the graph adj over the class
+// representatives of uf.
+func (t *tarjan) run(n int, adj [][]int, uf unionFind) []int {
+	t.idx, t.low, t.comp = resize(t.idx, n, -1), resize(t.low, n, 0), resize(t.comp, n, -1)
+	t.on = resize(t.on, n, false)
+	t.stack = t.stack[:0]
+	t.next, t.ncomp = 0, 0
 	for v := range n {
-		if uf.find(v) == v && idx[v] < 0 {
-			visit(v)
+		if uf.find(v) == v && t.idx[v] < 0 {
+			t.visit(v, adj)
 		}
 	}
-	return comp
+	return t.comp
+}
+
+func (t *tarjan) visit(v int, adj [][]int) {
+	t.idx[v], t.low[v] = t.next, t.next
+	t.next++
+	t.stack = append(t.stack, v)
+	t.on[v] = true
+	for _, w := range adj[v] {
+		if t.idx[w] < 0 {
+			t.visit(w, adj)
+			t.low[v] = min(t.low[v], t.low[w])
+		} else if t.on[w] {
+			t.low[v] = min(t.low[v], t.idx[w])
+		}
+	}
+	if t.low[v] == t.idx[v] {
+		for {
+			w := t.stack[len(t.stack)-1]
+			t.stack = t.stack[:len(t.stack)-1]
+			t.on[w] = false
+			t.comp[w] = t.ncomp
+			if w == v {
+				break
+			}
+		}
+		t.ncomp++
+	}
 }

@@ -208,6 +208,7 @@ type backend interface {
 type solver struct {
 	b      backend
 	least  bool // Check returns least models
+	order  orderScratch
 	cache  *lru
 	tab    *sym.Table // the Table whose term ids key the cache
 	stats  Stats
@@ -319,7 +320,7 @@ func (s *solver) part(tab *sym.Table, p part) (Result, []int64, error) {
 	}
 	start := time.Now()
 	if !s.least {
-		if res, vals, ok := orderSolve(tab, p.terms, p.vars); ok {
+		if res, vals, ok := s.order.solve(tab, p.terms, p.vars); ok {
 			s.stats.Time += time.Since(start)
 			s.stats.Ordered++
 			s.cache.put(key, entry{res: res, vals: vals})
