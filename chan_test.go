@@ -1,6 +1,7 @@
 package weft_test
 
 import (
+	"maps"
 	"strings"
 	"testing"
 
@@ -329,4 +330,25 @@ func BenchmarkWorkerPool(b *testing.B) {
 		execs += res.Executions
 	}
 	b.ReportMetric(float64(execs)/b.Elapsed().Seconds(), "executions/s")
+}
+
+// TestBlockedSendersAllOrders checks that a sender blocked forever on a
+// full channel is explored in both orders: with all bugs, each of the two
+// goroutines is found leaking, as dfs finds.
+func TestBlockedSendersAllOrders(t *testing.T) {
+	body := func() {
+		c := weft.MakeChan[int](1)
+		weft.Go(func() { c.Send(1) })
+		weft.Go(func() { c.Send(2) })
+	}
+	found := map[string]map[string]bool{}
+	for _, eng := range []string{"condpor", "dfs"} {
+		found[eng] = map[string]bool{}
+		for _, b := range explore(t, body, weft.WithEngine(eng), weft.WithAllBugs()).Bugs {
+			found[eng][b.Message] = true
+		}
+	}
+	if len(found["dfs"]) != 2 || !maps.Equal(found["condpor"], found["dfs"]) {
+		t.Errorf("leaks found: condpor %v, dfs %v", found["condpor"], found["dfs"])
+	}
 }

@@ -425,21 +425,33 @@ func (e *Engine) fresh(x *engine.Exec) engine.Decision {
 }
 
 // force adds, when no goroutine can move, the read of every goroutine
-// waiting on a held lock or an empty semaphore: it reads the value it
-// blocks on and the goroutine stays blocked. The execution ends with them
-// (a deadlock), but their reads' alternatives, the writes that would not
-// block them, are how the lock orders in which they take the lock first
-// are explored.
+// waiting on a held lock, an empty semaphore, a full or empty buffered
+// channel: it reads the value it blocks on and the goroutine stays
+// blocked. The execution ends with them (a deadlock), but their reads'
+// alternatives, the writes that would not block them, are how the orders in
+// which they go first are explored.
 func (e *Engine) force(x *engine.Exec) {
 	f := e.top()
 	for _, gr := range x.G {
-		if gr == nil || gr.Status != engine.Ready || gr.Pending.Kind != event.Lock && gr.Pending.Kind != event.SemAcquire ||
-			!gr.Pending.Blocks(e.value(f.g, &gr.Pending)) {
+		if gr == nil || gr.Status != engine.Ready || !forceable(&gr.Pending) || !blocks(&gr.Pending, gr.ID, e.value(f.g, &gr.Pending)) {
 			continue
 		}
 		l := gr.Pending
 		e.addRead(f, gr.ID, l, e.loc(f.g, &l))
 	}
+}
+
+// forceable reports whether a blocked operation of kind l.Kind waits for a
+// value another goroutine's operation could have left it (rather than for
+// something that only comes later, as a join or a wake-up does).
+func forceable(l *event.Label) bool {
+	switch l.Kind {
+	case event.Lock, event.SemAcquire, event.Select:
+		return true
+	case event.ChanSend, event.ChanRecv:
+		return int64(l.B.N) != -1 // not the nil channel
+	}
+	return false
 }
 
 // add adds the events of gr's pending operation.
