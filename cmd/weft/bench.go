@@ -279,7 +279,10 @@ func markdownRow(r bench.Row) string {
 	}
 	ratio := ""
 	if r.Ratio != nil {
-		ratio = fmt.Sprintf("%.0f×", *r.Ratio)
+		ratio = strconv.FormatFloat(*r.Ratio, 'f', 0, 64) + "×"
+		if *r.Ratio < 10 {
+			ratio = strconv.FormatFloat(*r.Ratio, 'g', 2, 64) + "×"
+		}
 	}
 	size := r.Size
 	if r.Workload == "50-50" {

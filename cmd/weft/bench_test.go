@@ -100,3 +100,27 @@ func TestChildEnv(t *testing.T) {
 		t.Errorf("childEnv = %q", env)
 	}
 }
+
+func TestMarkdownRow(t *testing.T) {
+	execs, complete, secs := 1109046, 518400, 10511.0
+	slow, fast := 0.4, 263.4
+	tests := []struct {
+		r    bench.Row
+		want string
+	}{
+		{bench.Row{Benchmark: "CoarseList", Size: "6", Engine: bench.Condpor, Executions: 64116, Complete: 64115, Blocked: 1, Seconds: 1200, PeakMB: 65,
+			PaperExecutions: &execs, PaperComplete: &complete, PaperSeconds: &secs, Ratio: &slow},
+			"| CoarseList | 6 | condpor | 64116 | 64115 | 1 | 1.2e+03 | 65 | 1109046 | 518400 | 1.051e+04 | 0.4× | stopped by the limit |"},
+		{bench.Row{Benchmark: "LBQueue", Size: "3,2", Workload: "50-50", Engine: bench.Condpor, Executions: 120, Complete: 120, Seconds: 0.01, PeakMB: 8, Exhaustive: true, Ratio: &fast},
+			"| LBQueue | 3,2 (50-50) | condpor | 120 | 120 | 0 | 0.01 | 8 |  |  |  | 263× |  |"},
+		{bench.Row{Benchmark: "Lazy01", Engine: bench.Condpor, Executions: 1, Complete: 1, Bugs: []string{"assertion failed: data = 3"}},
+			"| Lazy01 |  | condpor | 1 | 1 | 0 | 0 | 0 |  |  |  |  | assertion failed: data = 3 |"},
+		{bench.Row{Benchmark: "Counter1", Size: "6", Engine: bench.ExEn, Executions: 524880, Complete: 524880, Seconds: 15.5, PeakMB: 30, Exhaustive: true, PaperTimeout: true},
+			"| Counter1 | 6 | exen | 524880 | 524880 | 0 | 15.5 | 30 |  |  |  |  | JMC: timeout (210 min) |"},
+	}
+	for _, tc := range tests {
+		if got := markdownRow(tc.r); got != tc.want {
+			t.Errorf("markdownRow =\n%s\nwant\n%s", got, tc.want)
+		}
+	}
+}
