@@ -1,9 +1,10 @@
 // Package chans is the semantics of Go's channels and select statements as
-// transitions of an immutable state: the channels of one execution, with
-// their buffers, the goroutines blocked on them and the values handed to
-// those goroutines. Both kinds of engines apply the same transitions; a
-// state is never modified, so an execution graph can keep the state each
-// event wrote.
+// transitions of immutable states. A State holds some channels of an
+// execution: an interleaving engine keeps all of them in one State, the
+// optimal engine keeps each channel at a location of its own and assembles
+// a State from the channels an operation reads. Every transition says which
+// channels it read and the new state of those it changed, so that both
+// kinds of engines name the same reads-from and coherence pairs.
 //
 // A send on a full buffered channel, or a receive from an empty one, is
 // simply not enabled: the goroutine waits without a trace in the state, so
@@ -12,8 +13,9 @@
 // cannot complete a send or a receive at once registers itself on the
 // channel (a select, on every unbuffered channel of its cases) and then
 // waits; the operation of the goroutine that completes the exchange hands
-// it its outcome and withdraws its other registrations, as Go's runtime
-// does with its queues of waiting goroutines.
+// it its outcome, on the channel it completed on, and withdraws its other
+// registrations, as Go's runtime does with its queues of waiting
+// goroutines.
 //
 // Happens-before follows the Go memory model: each outcome carries the
 // token of the operation it synchronizes with (the send a receive gets its
@@ -24,7 +26,7 @@ package chans
 
 import (
 	"fmt"
-	"maps"
+	"slices"
 
 	"weft.dev/weft/internal/event"
 )
@@ -54,6 +56,14 @@ type waiter struct {
 	v    event.Value // the value a waiting sender sends
 	tok  Token
 	send bool
+	chs  []ID // a select: every channel it is registered on
+}
+
+// handed is an outcome handed to a waiting goroutine through a channel and
+// not yet taken by it.
+type handed struct {
+	g int32
+	f Fired
 }
 
 // channel is the state of one channel.
@@ -65,6 +75,7 @@ type channel struct {
 	recvers []waiter
 	closed  bool
 	closeT  Token
+	handed  []handed
 }
 
 // Fired is the outcome handed to a waiting goroutine.
@@ -76,10 +87,14 @@ type Fired struct {
 	Sync   Token // the operation it synchronizes with
 }
 
-// State is the channels of an execution. The zero State has none.
+type entry struct {
+	id ID
+	c  *channel
+}
+
+// State is a set of channels. The zero State has none.
 type State struct {
-	chans map[ID]*channel
-	fired map[int32]Fired // by goroutine
+	chans []entry
 }
 
 // Op is a channel operation.
@@ -89,7 +104,7 @@ type Op struct {
 	Chan    ID          // for single-channel operations
 	V       event.Value // value sent
 	Cap     int         // ChanMake
-	Cases   []Case      // Select
+	Cases   []Case      // Select, and the wait of a select
 	Default bool        // Select has a default case
 	Tok     Token       // the token of this operation
 }
@@ -111,30 +126,73 @@ type Result struct {
 	Panic  string      // the operation panics with this message
 	Sync   Token       // the operation it synchronizes with
 	Closed bool        // wait of a send woken by the close
+	// Reads is every channel the operation read, its own (Own) first,
+	// then those of the selects it woke, whose registrations it withdrew.
+	Reads []ID
+	// More lists the channels of Reads that the state did not hold: the
+	// operation must be applied again on a state that holds them.
+	More []ID
 }
 
-func (s State) ch(id ID) *channel { return s.chans[id] }
-
-// clone returns a copy of s whose maps (not channels) may be changed.
-func (s State) clone() State {
-	return State{chans: maps.Clone(s.chans), fired: maps.Clone(s.fired)}
+func (s State) ch(id ID) *channel {
+	for _, e := range s.chans {
+		if e.id == id {
+			return e.c
+		}
+	}
+	return nil
 }
 
-// set replaces channel id in s (which must be a clone) by a copy that f
-// changes.
-func (s *State) set(id ID, f func(c *channel)) {
-	old := s.chans[id]
-	c := &channel{cap: old.cap, closed: old.closed, closeT: old.closeT,
-		buf:     append([]msg(nil), old.buf...),
-		freed:   append([]Token(nil), old.freed...),
-		senders: append([]waiter(nil), old.senders...),
-		recvers: append([]waiter(nil), old.recvers...),
+// Has reports whether s holds channel id.
+func (s State) Has(id ID) bool { return s.ch(id) != nil }
+
+// Put adds channel id to s with the state v, a value that Value returned
+// (the zero Value: id is not added).
+func (s *State) Put(id ID, v event.Value) {
+	if c, ok := v.P.(*channel); ok && !s.Has(id) {
+		s.chans = append(s.chans, entry{id, c})
 	}
-	f(c)
-	if s.chans == nil {
-		s.chans = map[ID]*channel{}
+}
+
+// Value returns the state of channel id, as a value an engine may store
+// and give back to Put: the zero Value if s does not hold it.
+func (s State) Value(id ID) event.Value {
+	if c := s.ch(id); c != nil {
+		return event.Value{P: c}
 	}
-	s.chans[id] = c
+	return event.Value{}
+}
+
+// Changed reports whether channel id differs between s and old.
+func (s State) Changed(old State, id ID) bool { return s.ch(id) != old.ch(id) }
+
+// Own appends to dst the channels that op reads whatever their state: its
+// channel, or the distinct non-nil channels of a select's cases.
+func Own(dst []ID, op *Op) []ID {
+	switch op.Kind {
+	case event.ChanMake:
+		return dst
+	case event.Select:
+		return appendCases(dst, op.Cases)
+	case event.ChanWait:
+		if op.Cases != nil {
+			return appendCases(dst, op.Cases)
+		}
+	}
+	if op.Chan == Nil {
+		return dst
+	}
+	return append(dst, op.Chan)
+}
+
+func appendCases(dst []ID, cases []Case) []ID {
+	start := len(dst)
+	for _, k := range cases {
+		if k.Chan != Nil && !slices.Contains(dst[start:], k.Chan) {
+			dst = append(dst, k.Chan)
+		}
+	}
+	return dst
 }
 
 // ready reports whether case k of a select (or a plain operation) of
@@ -160,16 +218,33 @@ func others(ws []waiter, g int32) bool {
 	return false
 }
 
-// Enabled reports whether op can be performed now. A send or receive on a
-// buffered channel waits until it can complete; one on an unbuffered
-// channel registers instead. A select without default is enabled when a
-// case is ready or it has unbuffered cases to register on. A wait is
-// enabled once the goroutine was handed its outcome, or, for a select,
-// once a case is ready. Operations on the nil channel never are.
+// handedTo returns the outcome handed to goroutine g on one of op's own
+// channels, and that channel.
+func (s State) handedTo(op *Op) (Fired, ID, bool) {
+	var buf [4]ID
+	for _, id := range Own(buf[:0], op) {
+		if c := s.ch(id); c != nil {
+			for _, h := range c.handed {
+				if h.g == op.G {
+					return h.f, id, true
+				}
+			}
+		}
+	}
+	return Fired{}, Nil, false
+}
+
+// Enabled reports whether op can be performed now, on a state that holds
+// its own channels. A send or receive on a buffered channel waits until it
+// can complete; one on an unbuffered channel registers instead. A select
+// without default is enabled when a case is ready or it has unbuffered
+// cases to register on. A wait is enabled once the goroutine was handed
+// its outcome, or, for a select, once a case is ready. Operations on the
+// nil channel never are.
 func (s State) Enabled(op *Op) bool {
 	switch op.Kind {
 	case event.ChanWait:
-		if _, ok := s.fired[op.G]; ok {
+		if _, _, ok := s.handedTo(op); ok {
 			return true
 		}
 		return op.Cases != nil && s.anyReady(op)
@@ -211,7 +286,7 @@ func (s State) Outcomes(op *Op) int {
 	if op.Kind != event.Select && (op.Kind != event.ChanWait || op.Cases == nil) {
 		return 1
 	}
-	if _, ok := s.fired[op.G]; ok && op.Kind == event.ChanWait {
+	if _, _, ok := s.handedTo(op); ok && op.Kind == event.ChanWait {
 		return 1
 	}
 	n := 0
@@ -223,100 +298,138 @@ func (s State) Outcomes(op *Op) int {
 	return max(n, 1)
 }
 
-// Apply performs op with outcome alt and returns the new state and the
-// result for the goroutine.
+// tx is a transition under way: the state it builds and what it read.
+type tx struct {
+	old   State
+	n     State
+	reads []ID
+	more  []ID
+}
+
+// Apply performs op with outcome alt on a state that holds op's own
+// channels and returns the new state and the result for the goroutine.
+// Channels that the operation changes are replaced in the new state;
+// the others are shared with s.
 func (s State) Apply(op *Op, alt int) (State, Result) {
+	t := &tx{old: s, n: State{chans: slices.Clone(s.chans)}, reads: Own(nil, op)}
+	r := t.apply(op, alt)
+	r.Reads, r.More = t.reads, t.more
+	return t.n, r
+}
+
+func (t *tx) apply(op *Op, alt int) Result {
 	switch op.Kind {
 	case event.ChanMake:
-		n := s.clone()
-		if n.chans == nil {
-			n.chans = map[ID]*channel{}
-		}
 		c := &channel{cap: op.Cap}
 		for range op.Cap {
 			c.freed = append(c.freed, NoToken)
 		}
-		n.chans[op.Chan] = c
-		return n, Result{Done: true, Sync: NoToken}
+		t.n.chans = append(t.n.chans, entry{op.Chan, c})
+		return Result{Done: true, Sync: NoToken}
 	case event.ChanLen:
-		c := s.ch(op.Chan)
+		c := t.n.ch(op.Chan)
 		if c == nil {
-			return s, Result{Done: true, Sync: NoToken}
+			return Result{Done: true, Sync: NoToken}
 		}
-		return s, Result{Done: true, N: len(c.buf), Sync: NoToken}
+		return Result{Done: true, N: len(c.buf), Sync: NoToken}
 	case event.ChanClose:
-		return s.close(op)
+		return t.close(op)
 	case event.ChanSend:
-		return s.send(op, Case{Chan: op.Chan, Send: true, V: op.V}, -1)
+		return t.send(op, Case{Chan: op.Chan, Send: true, V: op.V}, -1)
 	case event.ChanRecv:
-		return s.recv(op, op.Chan, -1)
+		return t.recv(op, op.Chan, -1)
 	case event.ChanWait:
-		f, ok := s.fired[op.G]
+		f, id, ok := t.n.handedTo(op)
 		if !ok {
 			// A select woken by a ready case rather than by a partner.
-			return s.withdraw(op.G).sel(op, alt)
+			t.withdraw(op.G, t.reads, Nil)
+			return t.sel(op, alt)
 		}
-		n := s.clone()
-		delete(n.fired, op.G)
+		t.set(id, func(c *channel) {
+			c.handed = slices.DeleteFunc(c.handed, func(h handed) bool { return h.g == op.G })
+		})
 		r := Result{Done: true, Case: f.Case, V: f.V, OK: f.OK, Sync: f.Sync, Closed: f.Closed}
 		if f.Closed {
 			r.Panic = "send on closed channel"
 		}
-		return n, r
+		return r
 	case event.Select:
-		return s.sel(op, alt)
+		return t.sel(op, alt)
 	}
 	panic(fmt.Sprintf("weft: internal error: %v is not a channel operation", op.Kind))
 }
 
-func (s State) close(op *Op) (State, Result) {
-	c := s.ch(op.Chan)
+// set replaces channel id in the new state by a copy that f changes.
+func (t *tx) set(id ID, f func(c *channel)) {
+	for i, e := range t.n.chans {
+		if e.id != id {
+			continue
+		}
+		old := e.c
+		c := &channel{cap: old.cap, closed: old.closed, closeT: old.closeT,
+			buf:     slices.Clone(old.buf),
+			freed:   slices.Clone(old.freed),
+			senders: slices.Clone(old.senders),
+			recvers: slices.Clone(old.recvers),
+			handed:  slices.Clone(old.handed),
+		}
+		f(c)
+		t.n.chans[i].c = c
+		return
+	}
+	panic(fmt.Sprintf("weft: internal error: channel %d changed without being read", id))
+}
+
+func (t *tx) close(op *Op) Result {
+	c := t.n.ch(op.Chan)
 	switch {
 	case op.Chan == Nil:
-		return s, Result{Panic: "close of nil channel", Sync: NoToken}
+		return Result{Panic: "close of nil channel", Sync: NoToken}
 	case c == nil:
-		return s, Result{Panic: "close of a channel made in another execution", Sync: NoToken}
+		return Result{Panic: "close of a channel made in another execution", Sync: NoToken}
 	case c.closed:
-		return s, Result{Panic: "close of closed channel", Sync: NoToken}
+		return Result{Panic: "close of closed channel", Sync: NoToken}
 	}
-	n := s.clone()
-	var woken []waiter
-	n.set(op.Chan, func(c *channel) {
+	woken := append(slices.Clone(c.recvers), c.senders...)
+	t.set(op.Chan, func(c *channel) {
 		c.closed, c.closeT = true, op.Tok
-		woken = append(append(woken, c.recvers...), c.senders...)
 		c.recvers, c.senders = nil, nil
 	})
 	for _, w := range woken {
-		n.fire(w, Fired{Case: w.cas, OK: false, Closed: w.send, Sync: op.Tok})
+		t.fire(w, op.Chan, Fired{Case: w.cas, OK: false, Closed: w.send, Sync: op.Tok})
 	}
-	return n, Result{Done: true, Sync: NoToken}
+	return Result{Done: true, Sync: NoToken}
 }
 
-// fire hands waiter w its outcome and withdraws its registrations on
-// other channels (those of a select). n must be a clone.
-func (n *State) fire(w waiter, f Fired) {
-	if n.fired == nil {
-		n.fired = map[int32]Fired{}
-	}
-	n.fired[w.g] = f
-	if w.cas < 0 {
-		return
-	}
-	*n = n.withdraw(w.g)
+// fire hands waiter w its outcome on channel id and withdraws its
+// registrations on other channels (those of a select).
+func (t *tx) fire(w waiter, id ID, f Fired) {
+	t.set(id, func(c *channel) { c.handed = append(c.handed, handed{g: w.g, f: f}) })
+	t.withdraw(w.g, w.chs, id)
 }
 
-// withdraw removes every registration of goroutine g.
-func (s State) withdraw(g int32) State {
-	n := s.clone()
-	for id, c := range n.chans {
-		if has(c.senders, g) || has(c.recvers, g) {
-			n.set(id, func(c *channel) {
-				c.senders = without(c.senders, g)
-				c.recvers = without(c.recvers, g)
-			})
+// withdraw removes goroutine g's registrations from channels chs but
+// except, reading them first.
+func (t *tx) withdraw(g int32, chs []ID, except ID) {
+	for _, id := range chs {
+		if id == except {
+			continue
 		}
+		if !slices.Contains(t.reads, id) {
+			t.reads = append(t.reads, id)
+			if !t.old.Has(id) {
+				t.more = append(t.more, id)
+			}
+		}
+		c := t.n.ch(id)
+		if c == nil || !has(c.senders, g) && !has(c.recvers, g) {
+			continue
+		}
+		t.set(id, func(c *channel) {
+			c.senders = without(c.senders, g)
+			c.recvers = without(c.recvers, g)
+		})
 	}
-	return n
 }
 
 func has(ws []waiter, g int32) bool {
@@ -329,65 +442,58 @@ func has(ws []waiter, g int32) bool {
 }
 
 func without(ws []waiter, g int32) []waiter {
-	out := ws[:0]
-	for _, w := range ws {
-		if w.g != g {
-			out = append(out, w)
-		}
-	}
-	return out
+	return slices.DeleteFunc(ws, func(w waiter) bool { return w.g == g })
 }
 
 // send performs the send of case k (cas: the select case, -1 for a plain
 // send), registering the goroutine when it cannot complete.
-func (s State) send(op *Op, k Case, cas int32) (State, Result) {
-	c := s.ch(k.Chan)
+func (t *tx) send(op *Op, k Case, cas int32) Result {
+	c := t.n.ch(k.Chan)
 	switch {
 	case c == nil:
-		return s, Result{Panic: "send on a channel made in another execution", Sync: NoToken}
+		return Result{Panic: "send on a channel made in another execution", Sync: NoToken}
 	case c.closed:
-		return s, Result{Panic: "send on closed channel", Case: cas, Sync: NoToken}
+		return Result{Panic: "send on closed channel", Case: cas, Sync: NoToken}
 	}
-	n := s.clone()
 	switch {
 	case len(c.recvers) > 0:
 		// A receiver waits: hand it the value directly.
 		r := c.recvers[0]
-		n.set(k.Chan, func(c *channel) { c.recvers = c.recvers[1:] })
-		n.fire(r, Fired{Case: r.cas, V: k.V, OK: true, Sync: op.Tok})
-		return n, Result{Done: true, Case: cas, Sync: r.tok}
+		t.set(k.Chan, func(c *channel) { c.recvers = c.recvers[1:] })
+		t.fire(r, k.Chan, Fired{Case: r.cas, V: k.V, OK: true, Sync: op.Tok})
+		return Result{Done: true, Case: cas, Sync: r.tok}
 	case len(c.buf) < c.cap:
 		// The receive that freed the slot synchronizes with this send's
 		// completion: the k-th receive happens before the k+C-th send
 		// completes.
 		sync := c.freed[0]
-		n.set(k.Chan, func(c *channel) {
+		t.set(k.Chan, func(c *channel) {
 			c.buf = append(c.buf, msg{v: k.V, tok: op.Tok})
 			c.freed = c.freed[1:]
 		})
-		return n, Result{Done: true, Case: cas, Sync: sync}
+		return Result{Done: true, Case: cas, Sync: sync}
 	}
 	if c.cap > 0 {
 		panic("weft: internal error: send on a full buffered channel performed")
 	}
-	n.set(k.Chan, func(c *channel) {
+	t.set(k.Chan, func(c *channel) {
 		c.senders = append(c.senders, waiter{g: op.G, cas: cas, v: k.V, tok: op.Tok, send: true})
 	})
-	return n, Result{Done: false, Case: cas, Sync: NoToken}
+	return Result{Done: false, Case: cas, Sync: NoToken}
 }
 
 // recv performs a receive from id (cas: the select case, -1 for a plain
 // receive), registering the goroutine when it cannot complete.
-func (s State) recv(op *Op, id ID, cas int32) (State, Result) {
-	c := s.ch(id)
+func (t *tx) recv(op *Op, id ID, cas int32) Result {
+	c := t.n.ch(id)
 	if c == nil {
-		return s, Result{Panic: "receive from a channel made in another execution", Sync: NoToken}
+		return Result{Panic: "receive from a channel made in another execution", Sync: NoToken}
 	}
-	n := s.clone()
 	switch {
 	case len(c.buf) > 0:
 		m := c.buf[0]
-		n.set(id, func(c *channel) {
+		var woken *waiter
+		t.set(id, func(c *channel) {
 			c.buf = c.buf[1:]
 			if len(c.senders) == 0 {
 				c.freed = append(c.freed, op.Tok)
@@ -398,50 +504,58 @@ func (s State) recv(op *Op, id ID, cas int32) (State, Result) {
 			w := c.senders[0]
 			c.senders = c.senders[1:]
 			c.buf = append(c.buf, msg{v: w.v, tok: w.tok})
-			defer n.fire(w, Fired{Case: w.cas, OK: true, Sync: op.Tok})
+			woken = &w
 		})
-		return n, Result{Done: true, Case: cas, V: m.v, OK: true, Sync: m.tok}
+		if woken != nil {
+			t.fire(*woken, id, Fired{Case: woken.cas, OK: true, Sync: op.Tok})
+		}
+		return Result{Done: true, Case: cas, V: m.v, OK: true, Sync: m.tok}
 	case len(c.senders) > 0:
 		w := c.senders[0]
-		n.set(id, func(c *channel) { c.senders = c.senders[1:] })
-		n.fire(w, Fired{Case: w.cas, OK: true, Sync: op.Tok})
-		return n, Result{Done: true, Case: cas, V: w.v, OK: true, Sync: w.tok}
+		t.set(id, func(c *channel) { c.senders = c.senders[1:] })
+		t.fire(w, id, Fired{Case: w.cas, OK: true, Sync: op.Tok})
+		return Result{Done: true, Case: cas, V: w.v, OK: true, Sync: w.tok}
 	case c.closed:
-		return s, Result{Done: true, Case: cas, OK: false, Sync: c.closeT}
+		return Result{Done: true, Case: cas, OK: false, Sync: c.closeT}
 	}
 	if c.cap > 0 {
 		panic("weft: internal error: receive from an empty buffered channel performed")
 	}
-	n.set(id, func(c *channel) { c.recvers = append(c.recvers, waiter{g: op.G, cas: cas, tok: op.Tok}) })
-	return n, Result{Done: false, Case: cas, Sync: NoToken}
+	t.set(id, func(c *channel) { c.recvers = append(c.recvers, waiter{g: op.G, cas: cas, tok: op.Tok}) })
+	return Result{Done: false, Case: cas, Sync: NoToken}
 }
 
 // sel performs a select: the alt-th ready case, the default when none is
 // ready, or the registration on every unbuffered case.
-func (s State) sel(op *Op, alt int) (State, Result) {
+func (t *tx) sel(op *Op, alt int) Result {
 	i := 0
 	for cas, k := range op.Cases {
-		if !s.ready(k, op.G) {
+		if !t.n.ready(k, op.G) {
 			continue
 		}
 		if i == alt {
 			if k.Send {
-				return s.send(op, k, int32(cas))
+				return t.send(op, k, int32(cas))
 			}
-			return s.recv(op, k.Chan, int32(cas))
+			return t.recv(op, k.Chan, int32(cas))
 		}
 		i++
 	}
 	if op.Default {
-		return s, Result{Done: true, Case: int32(len(op.Cases)), Sync: NoToken}
+		return Result{Done: true, Case: int32(len(op.Cases)), Sync: NoToken}
 	}
-	n := s.clone()
+	var chs []ID
+	for _, k := range op.Cases {
+		if c := t.n.ch(k.Chan); c != nil && c.cap == 0 && !slices.Contains(chs, k.Chan) {
+			chs = append(chs, k.Chan)
+		}
+	}
 	for cas, k := range op.Cases {
-		if c := n.ch(k.Chan); c == nil || c.cap > 0 {
+		if c := t.n.ch(k.Chan); c == nil || c.cap > 0 {
 			continue
 		}
-		w := waiter{g: op.G, cas: int32(cas), v: k.V, tok: op.Tok, send: k.Send}
-		n.set(k.Chan, func(c *channel) {
+		w := waiter{g: op.G, cas: int32(cas), v: k.V, tok: op.Tok, send: k.Send, chs: chs}
+		t.set(k.Chan, func(c *channel) {
 			if k.Send {
 				c.senders = append(c.senders, w)
 			} else {
@@ -449,12 +563,10 @@ func (s State) sel(op *Op, alt int) (State, Result) {
 			}
 		})
 	}
-	return n, Result{Done: false, Sync: NoToken}
+	return Result{Done: false, Sync: NoToken}
 }
 
-func (s State) String() string {
-	return fmt.Sprintf("%d channels, %d fired", len(s.chans), len(s.fired))
-}
+func (s State) String() string { return fmt.Sprintf("%d channels", len(s.chans)) }
 
 // OpOf returns the channel operation of label l, performed by goroutine g
 // with token tok. For ChanMake, the new channel's ID is tok.
@@ -502,7 +614,3 @@ type plainError string
 
 func (e plainError) Error() string { return string(e) }
 func (e plainError) RuntimeError() {}
-
-// Writes reports whether an operation with result r writes the state:
-// every one does but len, and those that panic.
-func Writes(op *Op, r Result) bool { return op.Kind != event.ChanLen && r.Panic == "" }

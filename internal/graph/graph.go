@@ -56,9 +56,16 @@ func (k Kind) String() string { return kindNames[k] }
 
 // Event is one event of a graph.
 type Event struct {
-	Lab   event.Label // the operation the event comes from
-	Kind  Kind
-	RMW   bool  // Read: the read part of an update; Write: its write part
+	Lab  event.Label // the operation the event comes from
+	Kind Kind
+	RMW  bool // Read: the read part of an update; Write: its write part
+	// Cont marks an event that continues the operation of the event
+	// before it in program order: the write part of an update, or a
+	// later read or write of a channel operation, which reads every
+	// channel it acts on before it writes any. The events of an
+	// operation happen at once: the consistency check contracts them
+	// into one node.
+	Cont  bool
 	Loc   int32 // location of a Read or Write, else -1
 	Stamp int32
 	RF    Pos         // Read: the write read; Join: the End of the goroutine joined
@@ -169,6 +176,27 @@ func (g *Graph) HBBefore(a, b Pos) bool {
 
 // InView reports whether p is in the view v.
 func InView(v []int32, p Pos) bool { return p.IsInit() || int(p.T) < len(v) && p.I <= v[p.T] }
+
+// Leader returns the first event of the operation that the event at p
+// belongs to.
+func (g *Graph) Leader(p Pos) Pos {
+	evs := g.Threads[p.T].Events
+	for p.I > 0 && evs[p.I].Cont {
+		p.I--
+	}
+	return p
+}
+
+// OpEnd returns the index, in p's goroutine, right after the last event
+// of the operation that the event at p belongs to.
+func (g *Graph) OpEnd(p Pos) int32 {
+	evs := g.Threads[p.T].Events
+	i := p.I + 1
+	for int(i) < len(evs) && evs[i].Cont {
+		i++
+	}
+	return i
+}
 
 // Value returns the value written by w (the zero value for Init).
 func (g *Graph) Value(w Pos) event.Value {
@@ -294,6 +322,13 @@ func (g *Graph) SetRF(p, w Pos, sync bool) {
 	if ev.Kind == Read {
 		ev.Val = g.Value(w)
 	}
+	g.computeViews(p, sync)
+}
+
+// SetSync makes the event at p, the last of its goroutine, synchronize
+// with s (see Event.SyncFrom) and recomputes its views.
+func (g *Graph) SetSync(p, s Pos, sync bool) {
+	g.Ev(p).SyncFrom = s
 	g.computeViews(p, sync)
 }
 

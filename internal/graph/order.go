@@ -56,17 +56,38 @@ func (g *Graph) coSuccIn(l int32, w Pos, in func(Pos) bool) (Pos, bool) {
 
 func all(Pos) bool { return true }
 
+// opSuccs calls f with the first event of every operation that must come
+// after the operation whose first event is p: the operation is one node,
+// its edges those of its events, not counting those between them.
+func (g *Graph) opSuccs(p Pos, in func(Pos) bool, f func(Pos)) {
+	end := g.OpEnd(p)
+	for i := p.I; i < end; i++ {
+		q := Pos{T: p.T, I: i}
+		if !in(q) {
+			break
+		}
+		g.succs(q, in, func(s Pos) {
+			if s.T == p.T && s.I >= p.I && s.I < end {
+				return
+			}
+			f(g.Leader(s))
+		})
+	}
+}
+
 // Acyclic reports whether no cycle of program order, reads-from, coherence,
-// from-read, spawn and join edges goes through p: the check of sequential
-// consistency after p's edges changed in a graph that was consistent.
+// from-read, spawn and join edges goes through the operation of p: the
+// check of sequential consistency after p's edges changed in a graph that
+// was consistent.
 func (g *Graph) Acyclic(p Pos) bool {
+	p = g.Leader(p)
 	seen := make([]bool, len(g.Order))
 	stack := []Pos{p}
 	cycle := false
 	for len(stack) > 0 && !cycle {
 		q := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		g.succs(q, all, func(s Pos) {
+		g.opSuccs(q, all, func(s Pos) {
 			if s == p {
 				cycle = true
 			}
@@ -81,38 +102,45 @@ func (g *Graph) Acyclic(p Pos) bool {
 
 // Linearize returns the events for which in returns true in an order that
 // respects every edge of succs (a sequentially consistent interleaving),
-// preferring the earlier added among the events that may come next. The
-// events must be prefix-closed and consistent.
+// the events of an operation together, preferring the earlier added among
+// the operations that may come next. The events must be prefix-closed and
+// consistent, and contain whole operations.
 func (g *Graph) Linearize(in func(Pos) bool) []Pos {
 	indeg := make([]int, len(g.Order))
 	n := 0
 	for _, p := range g.Order {
-		if !in(p) {
+		if !in(p) || g.Ev(p).Cont {
 			continue
 		}
 		n++
-		g.succs(p, in, func(s Pos) { indeg[g.Ev(s).Stamp]++ })
+		g.opSuccs(p, in, func(s Pos) { indeg[g.Ev(s).Stamp]++ })
 	}
-	// ready holds the stamps of the events whose predecessors are all out,
-	// as a min-heap: the earliest added goes first.
+	// ready holds the stamps of the operations whose predecessors are all
+	// out, as a min-heap: the earliest added goes first.
 	ready := &stampHeap{}
 	for _, p := range g.Order {
-		if st := g.Ev(p).Stamp; in(p) && indeg[st] == 0 {
+		if st := g.Ev(p).Stamp; in(p) && !g.Ev(p).Cont && indeg[st] == 0 {
 			heap.Push(ready, st)
 		}
 	}
-	out := make([]Pos, 0, n)
+	out := make([]Pos, 0, len(g.Order))
+	ops := 0
 	for ready.Len() > 0 {
 		p := g.Order[heap.Pop(ready).(int32)]
-		out = append(out, p)
-		g.succs(p, in, func(s Pos) {
+		ops++
+		for i := p.I; i < g.OpEnd(p); i++ {
+			if q := (Pos{T: p.T, I: i}); in(q) {
+				out = append(out, q)
+			}
+		}
+		g.opSuccs(p, in, func(s Pos) {
 			st := g.Ev(s).Stamp
 			if indeg[st]--; indeg[st] == 0 {
 				heap.Push(ready, st)
 			}
 		})
 	}
-	if len(out) < n {
+	if ops < n {
 		panic("weft: internal error: cyclic execution graph\n" + g.String())
 	}
 	return out

@@ -31,6 +31,9 @@ type Machine struct {
 	// clocks holds the vector clock after each channel operation, by
 	// step: the operations that a later one synchronizes with.
 	clocks map[chans.Token]vclock
+	// chanLast holds, by channel, the operation that last changed it:
+	// each channel is a location of its own for the classes.
+	chanLast map[chans.ID]evID
 }
 
 type object struct {
@@ -67,6 +70,7 @@ func (m *Machine) Reset() {
 	}
 	m.objs = m.objs[:0]
 	clear(m.clocks)
+	clear(m.chanLast)
 	m.gs = m.gs[:0]
 	m.step = 0
 	m.class = 0
@@ -221,14 +225,13 @@ func (m *Machine) Perform(x *engine.Exec, g *engine.Goroutine, alt int) *engine.
 	case event.ChanMake, event.ChanSend, event.ChanRecv, event.ChanClose, event.ChanLen, event.ChanWait, event.Select:
 		o := m.obj(l)
 		op := chans.OpOf(l, g.ID, chans.Token(step))
-		n, r := chans.StateOf(o.val).Apply(&op, alt)
+		s := chans.StateOf(o.val)
+		n, r := s.Apply(&op, alt)
 		if r.Sync != chans.NoToken {
 			gs.vc.join(m.clocks[r.Sync])
 		}
-		m.rf(me, o.last)
-		if chans.Writes(&op, r) {
-			m.write(o, me, step, event.Value{P: n})
-		}
+		m.chanEffects(me, &op, s, n, &r)
+		o.val = event.Value{P: n}
 		if m.clocks == nil {
 			m.clocks = map[chans.Token]vclock{}
 		}
@@ -256,6 +259,35 @@ func (m *Machine) write(o *object, me evID, step int32, v event.Value) {
 	o.writer = step
 	m.co(me, o.last)
 	o.last = me
+}
+
+// chanEffects adds to the class what channel operation me read and wrote
+// when it turned state s into n: each channel is a location, read by the
+// operations that read it and written by those that change it.
+func (m *Machine) chanEffects(me evID, op *chans.Op, s, n chans.State, r *chans.Result) {
+	if m.chanLast == nil {
+		m.chanLast = map[chans.ID]evID{}
+	}
+	for _, id := range r.Reads {
+		if w, ok := m.chanLast[id]; ok {
+			m.rf(me, w)
+		}
+	}
+	written := r.Reads
+	if op.Kind == event.ChanMake {
+		written = []chans.ID{op.Chan}
+	}
+	for _, id := range written {
+		if !n.Changed(s, id) {
+			continue
+		}
+		prev, ok := m.chanLast[id]
+		if !ok {
+			prev = initial
+		}
+		m.co(me, prev)
+		m.chanLast[id] = me
+	}
 }
 
 func (m *Machine) rf(r, w evID)    { m.class.RF(class.Event(r), class.Event(w)) }

@@ -81,6 +81,10 @@ type Engine struct {
 	// violate the atomicity of read-modify-writes until a revisit repairs
 	// them: they are not executions.
 	Moot int
+	// Verify makes the engine check, before it runs a graph, that the
+	// whole graph is consistent, and panic if not: an aid for tests, at a
+	// cost quadratic in the size of the graph.
+	Verify bool
 	// OnComplete, when set, is called with the class of every execution
 	// that ends with every goroutine returned (see package class).
 	OnComplete func(class uint64)
@@ -110,12 +114,26 @@ func (e *Engine) Begin(x *engine.Exec) bool {
 		it := f.items[len(f.items)-1]
 		f.items = f.items[:len(f.items)-1]
 		if e.apply(f, it) {
+			e.verify(it)
 			e.reset(x)
 			return true
 		}
 		e.Moot++
 	}
 	return false
+}
+
+// verify implements Verify for the graph of alternative it.
+func (e *Engine) verify(it item) {
+	if !e.Verify {
+		return
+	}
+	g := e.top().g
+	for _, p := range g.Order {
+		if !g.Acyclic(p) {
+			panic(fmt.Sprintf("weft: internal error: alternative %+v gives an inconsistent graph, cycle at %v\n%v", it, p, g))
+		}
+	}
 }
 
 // reset prepares a run of the top frame's graph.
@@ -148,8 +166,8 @@ func (e *Engine) class() uint64 {
 		n := int32(0)
 		ops[t] = make([]int32, len(th.Events))
 		for i := range th.Events {
-			if ev := &th.Events[i]; ev.Kind == graph.Write && ev.RMW {
-				ops[t][i] = n - 1 // one operation with its read part
+			if th.Events[i].Cont {
+				ops[t][i] = n - 1 // the operation of the event before
 				continue
 			}
 			ops[t][i] = n
@@ -167,11 +185,13 @@ func (e *Engine) class() uint64 {
 		switch ev := g.Ev(p); ev.Kind {
 		case graph.Read:
 			h.RF(name(p), name(ev.RF))
-			if k := ev.Lab.Kind; k == event.NotifyOne || k == event.Select || k == event.ChanWait {
+			if k := ev.Lab.Kind; k == event.NotifyOne || (k == event.Select || k == event.ChanWait) && ev.Alts > 0 {
 				h.Choice(name(p), ev.Outcome)
 			}
 		case graph.Choice, graph.Constraint:
-			h.Choice(name(p), ev.Outcome)
+			if k := ev.Lab.Kind; !isChan(k) || k == event.Select || k == event.ChanWait {
+				h.Choice(name(p), ev.Outcome)
+			}
 		case graph.Write:
 			pred := e.coPred(g, ev.Loc, p)
 			h.Co(name(p), name(pred))
@@ -206,9 +226,11 @@ func (e *Engine) replayable(g *graph.Graph, x *engine.Exec, t int32) bool {
 	if gr == nil || gr.Status != engine.Ready || int(t) >= len(g.Threads) || int(e.cursor[t]) >= len(g.Threads[t].Events) {
 		return false
 	}
-	ev := g.Ev(graph.Pos{T: t, I: e.cursor[t]})
-	if ev.Kind == graph.Read || ev.Kind == graph.Join {
-		return e.executed(ev.RF)
+	p := graph.Pos{T: t, I: e.cursor[t]}
+	for i := p.I; i < g.OpEnd(p); i++ {
+		if ev := g.Ev(graph.Pos{T: t, I: i}); (ev.Kind == graph.Read || ev.Kind == graph.Join) && !e.executed(ev.RF) {
+			return false
+		}
 	}
 	return true
 }
@@ -236,6 +258,9 @@ func (e *Engine) replay(x *engine.Exec) engine.Decision {
 	if !e.matches(ev, &gr.Pending) {
 		return diverged(t, fmt.Sprintf("goroutine g%d's operation #%d was %v, now it is %v", t, p.I, ev.Lab.Kind, gr.Pending.Kind))
 	}
+	if isChan(ev.Lab.Kind) && ev.Lab.Kind != event.ChanMake {
+		return e.replayChan(x, t, p)
+	}
 	e.cursor[t]++
 	e.remaining--
 	gr.Result = event.Result{From: -1}
@@ -250,20 +275,23 @@ func (e *Engine) replay(x *engine.Exec) engine.Decision {
 			gr.Result.V = ev.Val
 			break
 		}
-		nv, writes, res, sync := effect(p, ev)
+		nv, writes, res := effect(ev)
 		gr.Result = res
 		if !writes {
 			break
 		}
-		if next := (graph.Pos{T: t, I: p.I + 1}); g.Has(next) && g.Ev(next).Kind == graph.Write && g.Ev(next).RMW {
+		if next := (graph.Pos{T: t, I: p.I + 1}); g.Has(next) && g.Ev(next).Cont {
 			e.cursor[t]++
 			e.remaining--
 			break
 		}
 		// The write part was cut away from its read: add it again.
-		e.addWritePart(e.top(), p, nv, sync)
+		e.addWritePart(e.top(), p, nv)
 		e.cursor[t]++
 	case graph.Write:
+		if ev.Lab.Kind == event.ChanMake {
+			gr.Result = event.Result{V: event.Value{N: uint64(token(p))}, From: -1}
+		}
 		if ev.Lab.Kind == event.Unlock {
 			if pred := e.coPred(g, ev.Loc, p); g.Value(pred).N == 0 {
 				return engine.Failed(t, 0, unlockMisuse(t))
@@ -290,8 +318,8 @@ func (e *Engine) matches(ev *graph.Event, l *event.Label) bool {
 	if ev.Kind == graph.Constraint && (r.A.N != l.A.N || r.B.N != l.B.N) {
 		return false // another condition: the program is nondeterministic
 	}
-	if l.Obj < 0 {
-		return true
+	if l.Obj < 0 || isChan(l.Kind) {
+		return true // channels have locations of their own
 	}
 	return e.bind(l.Obj, ev.Loc)
 }
@@ -324,6 +352,15 @@ func (e *Engine) locOfObj(obj int32) int32 {
 
 // newLoc gives obj, of kind k, a location that no event of the graph uses.
 func (e *Engine) newLoc(g *graph.Graph, obj int32, k event.ObjKind) int32 {
+	l := e.freeLoc(g)
+	g.Loc(l).Kind = k
+	e.bind(obj, l)
+	return l
+}
+
+// freeLoc returns a location that no event of the graph and no object of
+// the execution uses.
+func (e *Engine) freeLoc(g *graph.Graph) int32 {
 	used := func(l int32) bool {
 		for _, m := range e.locOf {
 			if m == l {
@@ -338,8 +375,6 @@ func (e *Engine) newLoc(g *graph.Graph, obj int32, k event.ObjKind) int32 {
 			break
 		}
 	}
-	g.Loc(l).Kind = k
-	e.bind(obj, l)
 	return l
 }
 
@@ -366,8 +401,10 @@ func (e *Engine) enabled(g *graph.Graph, x *engine.Exec, gr *engine.Goroutine) b
 	}
 	l := &gr.Pending
 	switch l.Kind {
-	case event.Lock, event.SemAcquire, event.NotifyWait, event.ChanSend, event.ChanRecv, event.ChanLen, event.ChanWait, event.Select:
-		return !blocks(l, gr.ID, e.value(g, l))
+	case event.Lock, event.SemAcquire, event.NotifyWait:
+		return !blocks(l, e.value(g, l))
+	case event.ChanSend, event.ChanRecv, event.ChanLen, event.ChanWait, event.Select:
+		return e.chanEnabled(g, gr.ID, l)
 	case event.Join:
 		return ended(g, l.Arg)
 	}
@@ -433,10 +470,14 @@ func (e *Engine) fresh(x *engine.Exec) engine.Decision {
 func (e *Engine) force(x *engine.Exec) {
 	f := e.top()
 	for _, gr := range x.G {
-		if gr == nil || gr.Status != engine.Ready || !forceable(&gr.Pending) || !blocks(&gr.Pending, gr.ID, e.value(f.g, &gr.Pending)) {
+		if gr == nil || gr.Status != engine.Ready || !forceable(&gr.Pending) || e.enabled(f.g, x, gr) {
 			continue
 		}
 		l := gr.Pending
+		if isChan(l.Kind) {
+			e.forceChan(f, gr.ID, l)
+			continue
+		}
 		e.addRead(f, gr.ID, l, e.loc(f.g, &l))
 	}
 }
@@ -488,16 +529,17 @@ func (e *Engine) add(x *engine.Exec, gr *engine.Goroutine) engine.Decision {
 			}
 		}
 		e.addWrite(f, t, l, loc, v)
-	case event.RMW, event.Lock, event.TryLock, event.SemAcquire, event.SemRelease, event.NotifyAdd, event.NotifyOne, event.NotifyAll,
-		event.ChanMake, event.ChanSend, event.ChanRecv, event.ChanClose, event.ChanLen, event.ChanWait, event.Select:
+	case event.RMW, event.Lock, event.TryLock, event.SemAcquire, event.SemRelease, event.NotifyAdd, event.NotifyOne, event.NotifyAll:
 		loc := e.loc(g, &l)
 		p := e.addRead(f, t, l, loc)
 		e.outcomes(f, p)
-		nv, writes, res, sync := effect(p, g.Ev(p))
+		nv, writes, res := effect(g.Ev(p))
 		gr.Result = res
 		if writes {
-			e.addWritePart(f, p, nv, sync)
+			e.addWritePart(f, p, nv)
 		}
+	case event.ChanMake, event.ChanSend, event.ChanRecv, event.ChanClose, event.ChanLen, event.ChanWait, event.Select:
+		gr.Result = e.addChan(f, t, l)
 	case event.Spawn:
 		ev.Kind = graph.Spawn
 		g.Add(t, ev, false)
@@ -544,7 +586,7 @@ func (e *Engine) add(x *engine.Exec, gr *engine.Goroutine) engine.Decision {
 func (e *Engine) outcomes(f *frame, p graph.Pos) {
 	ev := f.g.Ev(p)
 	ev.Outcome = 0
-	ev.Alts = int32(outcomesOf(p, ev))
+	ev.Alts = int32(ev.Lab.Alternatives(ev.Val))
 	for o := int32(1); o < ev.Alts; o++ {
 		f.items = append(f.items, item{kind: choose, a: p, b: graph.Pos{I: o}})
 	}
@@ -647,13 +689,13 @@ func (e *Engine) addRead(f *frame, t int32, l event.Label, loc int32) graph.Pos 
 // reads a write that another update read for good.
 func (e *Engine) readable(g *graph.Graph, l *event.Label, t int32, p graph.Pos, loc int32, w graph.Pos, base []int32) bool {
 	v := g.Value(w)
-	if blocks(l, t, v) {
+	if blocks(l, v) {
 		return false
 	}
 	if !l.Kind.Updates() {
 		return true
 	}
-	if _, writes, _, _ := effect(p, &graph.Event{Lab: *l, Val: v}); !writes {
+	if _, writes, _ := effect(&graph.Event{Lab: *l, Val: v}); !writes {
 		return true
 	}
 	for _, r := range g.Locs[loc].Reads {
@@ -667,13 +709,13 @@ func (e *Engine) readable(g *graph.Graph, l *event.Label, t int32, p graph.Pos, 
 
 // addWritePart adds the write part of the update whose read is at p,
 // right after the write it read, and pushes the backward revisits it
-// allows. sync is an event the write synchronizes with (Init: none).
-func (e *Engine) addWritePart(f *frame, p graph.Pos, v event.Value, sync graph.Pos) graph.Pos {
+// allows.
+func (e *Engine) addWritePart(f *frame, p graph.Pos, v event.Value) graph.Pos {
 	g := f.g
 	r := g.Ev(p)
 	w := g.Add(p.T, graph.Event{
-		Lab: r.Lab, Kind: graph.Write, RMW: true, Loc: r.Loc, Val: v,
-		AddedMax: true, Revisitable: true, SyncFrom: sync,
+		Lab: r.Lab, Kind: graph.Write, RMW: true, Cont: true, Loc: r.Loc, Val: v,
+		AddedMax: true, Revisitable: true,
 	}, false)
 	g.InsertCo(w, g.Ev(p).RF)
 	e.revisits(f, w)

@@ -267,6 +267,7 @@ func reference(body func(), limit int) outcome {
 func optimal(body func()) outcome {
 	conc := &concolic.Config{Table: isym.NewTable(), Solver: refSolver}
 	c := condpor.New(engine.Config{Concolic: conc}).(*condpor.Engine)
+	c.Verify = true
 	o := outcome{classes: map[uint64]int{}}
 	c.OnComplete = func(k uint64) { o.classes[k]++ }
 	rep := runtime.Run(body, runtime.Config{Engine: c, Concolic: conc, AllBugs: true, MaxSteps: 1000})
@@ -565,4 +566,68 @@ var primitiveScenarios = []struct {
 		}
 		g.Join()
 	}, []engine.BugKind{engine.Panic}},
+}
+
+// TestIndependentChannels checks that operations on different channels are
+// independent: k copies of a program on k channels of their own explore
+// c^k classes, where c is the count of one copy, which is itself checked
+// against dfs.
+func TestIndependentChannels(t *testing.T) {
+	copies := func(k int, one func(c *weft.Chan[int]) []*weft.Goroutine) func() {
+		return func() {
+			var gs []*weft.Goroutine
+			for range k {
+				gs = append(gs, one(weft.MakeChan[int](0))...)
+			}
+			joinAll(gs...)
+		}
+	}
+	tests := []struct {
+		name string
+		one  func(c *weft.Chan[int]) []*weft.Goroutine
+		want int // classes of one copy
+		upTo int // copies
+	}{
+		{"send and receive", func(c *weft.Chan[int]) []*weft.Goroutine {
+			return []*weft.Goroutine{weft.Go(func() { c.Send(1) }), weft.Go(func() { c.Recv() })}
+		}, 2, 4},
+		{"two senders, two receives", func(c *weft.Chan[int]) []*weft.Goroutine {
+			return []*weft.Goroutine{
+				weft.Go(func() { c.Send(1) }),
+				weft.Go(func() { c.Send(2) }),
+				weft.Go(func() { c.Recv(); c.Recv() }),
+			}
+		}, 28, 2},
+		{"select on the copy's channel and a nil one", func(c *weft.Chan[int]) []*weft.Goroutine {
+			var never *weft.Chan[int]
+			return []*weft.Goroutine{
+				weft.Go(func() { c.Send(1) }),
+				weft.Go(func() { weft.Select(c.RecvCase(nil, nil), never.RecvCase(nil, nil)) }),
+			}
+		}, 2, 4},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			one := copies(1, tc.one)
+			if !compare(t, "one copy", one) {
+				t.Fatal("dfs could not enumerate one copy")
+			}
+			c := len(optimal(one).classes)
+			if c != tc.want {
+				t.Fatalf("one copy: %d classes, want %d", c, tc.want)
+			}
+			want := c
+			for k := 2; k <= tc.upTo; k++ {
+				want *= c
+				got := optimal(copies(k, tc.one))
+				n := 0
+				for _, times := range got.classes {
+					n += times
+				}
+				if n != want || len(got.classes) != want {
+					t.Errorf("%d copies: %d executions of %d classes, want %d", k, n, len(got.classes), want)
+				}
+			}
+		})
+	}
 }

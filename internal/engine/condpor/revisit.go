@@ -20,27 +20,25 @@ func (e *Engine) revisits(f *frame, w graph.Pos) {
 	loc := we.Loc
 	limit := int32(len(g.Order))
 	if we.RMW {
-		// Another update read the same write as w's read part (an
-		// atomicity violation that this graph exists to repair): only a
-		// revisit that deletes it may be taken.
-		rp := graph.Pos{T: w.T, I: w.I - 1}
-		src := g.Ev(rp).RF
-		for _, r := range g.Locs[loc].Reads {
-			if rev := g.Ev(r); r != rp && rev.RF == src && writesAfter(g, r) {
-				s := rev.Stamp
-				if next := (graph.Pos{T: r.T, I: r.I + 1}); g.Has(next) {
-					s = g.Ev(next).Stamp
-				}
-				limit = min(limit, s)
+		// Another update read the same write as a read part of w's
+		// operation, at any of its locations (an atomicity violation
+		// that this graph exists to repair): only a revisit that deletes
+		// it may be taken.
+		for i := g.Leader(w).I; i < g.OpEnd(w); i++ {
+			wp := graph.Pos{T: w.T, I: i}
+			if g.Ev(wp).Kind == graph.Write {
+				limit = min(limit, conflicts(g, wp))
 			}
 		}
 	}
+	// The revisiting operation is kept whole: the view of its last event.
+	view := g.Ev(opLast(g, w)).View
 	coMax := g.CoMax(loc) == w
 	reads := g.Locs[loc].Reads
 	for i := len(reads) - 1; i >= 0; i-- {
 		r := reads[i]
 		rev := g.Ev(r)
-		if graph.InView(we.View, r) || !rev.Revisitable || !rev.AddedMax || rev.Stamp >= limit {
+		if graph.InView(view, r) || !rev.Revisitable || !rev.AddedMax || rev.Stamp >= limit {
 			continue
 		}
 		if !coMax && e.seesLater(g, loc, r, w) {
@@ -50,6 +48,26 @@ func (e *Engine) revisits(f *frame, w graph.Pos) {
 			f.items = append(f.items, item{kind: backward, a: r, b: w})
 		}
 	}
+}
+
+// conflicts returns the stamp of the earliest write part of another update
+// that changed the location of the write part wp from the same write as wp
+// did (len(g.Order) if none).
+func conflicts(g *graph.Graph, wp graph.Pos) int32 {
+	loc := g.Ev(wp).Loc
+	limit := int32(len(g.Order))
+	rp, _ := opPart(g, wp, graph.Read, loc)
+	src := g.Ev(rp).RF
+	for _, r := range g.Locs[loc].Reads {
+		if rev := g.Ev(r); r != rp && rev.RF == src && writesAfter(g, r) {
+			s := rev.Stamp
+			if x, ok := opPart(g, r, graph.Write, loc); ok {
+				s = g.Ev(x).Stamp
+			}
+			limit = min(limit, s)
+		}
+	}
+	return limit
 }
 
 // seesLater reports whether the read r already sees (porf) a write that is
@@ -71,10 +89,10 @@ func (e *Engine) seesLater(g *graph.Graph, loc int32, r, w graph.Pos) bool {
 }
 
 // keptBy returns the membership test of the events a backward revisit of
-// r by w keeps: those added up to r, and w's porf prefix.
+// r by w keeps: those added up to r, and the porf prefix of w's operation.
 func keptBy(g *graph.Graph, r, w graph.Pos) func(graph.Pos) bool {
 	rs := g.Ev(r).Stamp
-	wv := g.Ev(w).View
+	wv := g.Ev(opLast(g, w)).View
 	return func(p graph.Pos) bool {
 		return p.IsInit() || g.Ev(p).Stamp <= rs || graph.InView(wv, p)
 	}
@@ -227,14 +245,18 @@ func (e *Engine) complete(f *frame, r graph.Pos, changed bool) bool {
 	if !ev.RMW {
 		return true
 	}
+	if isChan(ev.Lab.Kind) {
+		ok, _ := e.completeChan(f, r, changed)
+		return ok
+	}
 	if changed {
 		e.outcomes(f, r)
 	}
-	nv, writes, _, sync := effect(r, ev)
+	nv, writes, _ := effect(ev)
 	if !writes {
 		return true
 	}
-	w := e.addWritePart(f, r, nv, sync)
+	w := e.addWritePart(f, r, nv)
 	if !g.Acyclic(w) {
 		return false
 	}
@@ -252,9 +274,10 @@ func (e *Engine) complete(f *frame, r graph.Pos, changed bool) bool {
 // restricted to the events it keeps, explored in a frame of its own.
 func (e *Engine) backward(f *frame, r, w graph.Pos) bool {
 	pg := f.g
-	pg.CutToStamp(pg.Ev(w).Stamp)
+	wl := opLast(pg, w)
+	pg.CutToStamp(pg.Ev(wl).Stamp)
 	rs := pg.Ev(r).Stamp
-	wv := pg.Ev(w).View
+	wv := pg.Ev(wl).View
 	view := make([]int32, len(pg.Threads))
 	for t := range pg.Threads {
 		evs := pg.Threads[t].Events
@@ -287,13 +310,43 @@ func (e *Engine) backward(f *frame, r, w graph.Pos) bool {
 	ev.AddedMax = c.CoMax(ev.Loc) == w
 	child := &frame{g: c, model: model}
 	e.frames = append(e.frames, child)
-	if blocks(&ev.Lab, r.T, ev.Val) {
+	if isChan(ev.Lab.Kind) {
+		return e.backwardChan(child, r, w)
+	}
+	if blocks(&ev.Lab, ev.Val) {
 		// A lock read handed a locked value: the goroutine waits instead.
 		c.RemoveEvent(r)
 		return true
 	}
 	ev.Recheck = ev.Lab.OKind == event.VarObj
 	if !c.Acyclic(r) || !e.complete(child, r, true) {
+		e.frames = e.frames[:len(e.frames)-1]
+		return false
+	}
+	return true
+}
+
+// backwardChan completes, in the child frame's graph, the channel
+// operation of the read r that w revisits. An operation that blocks on
+// what it now reads loses its reads: the goroutine waits instead.
+//
+// The revisiting operation may come from a graph where it was not
+// consistent: one whose writes, added last, closed a cycle through an
+// operation that read one of its channels before them. Its revisits are
+// what put that operation after it; the child is explored only if it is
+// consistent.
+func (e *Engine) backwardChan(child *frame, r, w graph.Pos) bool {
+	c := child.g
+	ok, blocked := e.completeChan(child, r, true)
+	if blocked {
+		child.items = child.items[:0]
+		lead := c.Leader(r)
+		for i := c.OpEnd(r) - 1; i >= lead.I; i-- {
+			c.RemoveEvent(graph.Pos{T: r.T, I: i})
+		}
+		ok = true
+	}
+	if !ok || !c.Acyclic(w) {
 		e.frames = e.frames[:len(e.frames)-1]
 		return false
 	}
@@ -373,18 +426,14 @@ func (e *Engine) Schedule(*engine.Exec) []engine.Choice {
 	g := e.top().g
 	var out []engine.Choice
 	for _, p := range g.Linearize(e.executed) {
-		ev := g.Ev(p)
-		if ev.Kind == graph.Read && ev.RMW {
-			if next := (graph.Pos{T: p.T, I: p.I + 1}); e.executed(next) && g.Ev(next).Kind == graph.Write && g.Ev(next).RMW {
-				// The update happens at once where its write part is:
-				// nothing but its write part depends on its read part.
-				continue
-			}
+		if g.Ev(p).Cont {
+			continue // one choice per operation
 		}
-		if ev.Kind == graph.Write && ev.RMW {
-			ev = g.Ev(graph.Pos{T: p.T, I: p.I - 1})
+		alt := int32(0)
+		for i := p.I; i < g.OpEnd(p); i++ {
+			alt = max(alt, g.Ev(graph.Pos{T: p.T, I: i}).Outcome)
 		}
-		out = append(out, engine.Choice{G: p.T, Alt: ev.Outcome})
+		out = append(out, engine.Choice{G: p.T, Alt: alt})
 	}
 	return out
 }
