@@ -233,7 +233,7 @@ func (g *Graph) CoMax(l int32) Pos {
 // existing events keep the slab arrays they were cut from when it grows.
 func (g *Graph) newView(n int) []int32 {
 	if len(g.slab)+n > cap(g.slab) {
-		g.slab = make([]int32, 0, max(1024, 2*n, cap(g.slab)))
+		g.slab = make([]int32, 0, max(1024, 2*n, 2*cap(g.slab)))
 	}
 	start := len(g.slab)
 	g.slab = g.slab[:start+n]
@@ -440,8 +440,17 @@ func (g *Graph) keep(ps []Pos) []Pos {
 // Copy returns a copy of the graph restricted to the events in view v (one
 // index per goroutine; goroutines beyond v keep nothing), with stamps
 // renumbered in the original addition order.
-func (g *Graph) Copy(v []int32) *Graph {
-	c := &Graph{Threads: make([]Thread, len(g.Threads)), Locs: make([]Loc, len(g.Locs))}
+func (g *Graph) Copy(v []int32) *Graph { return g.CopyInto(nil, v) }
+
+// CopyInto is Copy into c, a graph no longer used, whose arrays it reuses;
+// c may be nil. Engines recycle the graphs of finished frames this way, so
+// that an execution does not allocate its events anew.
+func (g *Graph) CopyInto(c *Graph, v []int32) *Graph {
+	if c == nil {
+		c = &Graph{}
+	}
+	c.Threads = resize(c.Threads, len(g.Threads))
+	c.Locs = resize(c.Locs, len(g.Locs))
 	in := func(p Pos) bool { return InView(v, p) }
 	total := 0
 	for t := range g.Threads {
@@ -450,20 +459,29 @@ func (g *Graph) Copy(v []int32) *Graph {
 			total += int(v[t]) + 1
 		}
 	}
-	c.slab = make([]int32, 0, 2*total*len(g.Threads)+16)
+	c.slab = resize(c.slab, 0)
+	if n := 2*total*len(g.Threads) + 16; cap(c.slab) < n {
+		c.slab = make([]int32, 0, n)
+	}
 	for t := range g.Threads {
 		th := &g.Threads[t]
 		n := 0
 		if t < len(v) {
 			n = min(int(v[t])+1, len(th.Events))
 		}
-		c.Threads[t].Events = make([]Event, n, n+4)
-		copy(c.Threads[t].Events, th.Events[:n])
+		// The execution that continues from the copy usually grows the
+		// goroutine back to the length it had: one allocation of that
+		// capacity is cheaper than growing the slice event by event.
+		evs := c.Threads[t].Events
+		if cap(evs) < n {
+			evs = make([]Event, 0, max(n+4, len(th.Events)))
+		}
+		c.Threads[t].Events = append(evs[:0], th.Events[:n]...)
 		if sp := th.Spawn; sp != Init && in(sp) {
 			c.Threads[t].Spawn = sp
 		}
 	}
-	c.Order = make([]Pos, 0, total)
+	c.Order = resize(c.Order, 0)
 	for _, p := range g.Order {
 		if in(p) {
 			ev := c.Ev(p)
@@ -474,19 +492,30 @@ func (g *Graph) Copy(v []int32) *Graph {
 		}
 	}
 	for l := range g.Locs {
-		c.Locs[l].Kind = g.Locs[l].Kind
+		dst := &c.Locs[l]
+		dst.Kind = g.Locs[l].Kind
+		dst.Co, dst.Reads = dst.Co[:0], dst.Reads[:0]
 		for _, p := range g.Locs[l].Co {
 			if in(p) {
-				c.Locs[l].Co = append(c.Locs[l].Co, p)
+				dst.Co = append(dst.Co, p)
 			}
 		}
 		for _, p := range g.Locs[l].Reads {
 			if in(p) {
-				c.Locs[l].Reads = append(c.Locs[l].Reads, p)
+				dst.Reads = append(dst.Reads, p)
 			}
 		}
 	}
 	return c
+}
+
+// resize returns s with length n, reusing its array when it is large
+// enough; the elements it keeps are not cleared.
+func resize[T any](s []T, n int) []T {
+	if cap(s) >= n {
+		return s[:n]
+	}
+	return append(s[:cap(s)], make([]T, n-cap(s))...)
 }
 
 func (g *Graph) cloneView(v []int32) []int32 {

@@ -155,6 +155,14 @@ func FuzzGraph(f *testing.F) {
 				t.Fatalf("copy has %v: %v, view has it: %v", q, c.Has(q), InView(view, q))
 			}
 		}
+		// Copying into a graph in use (its own source, rebuilt) reuses its
+		// arrays and gives the same graph as a fresh copy.
+		used := build(append([]byte{1, 2, 3}, data...))
+		r := g.CopyInto(used, view)
+		if r.String() != c.String() {
+			t.Fatalf("copy into a used graph:\n%v\nfresh copy:\n%v", r, c)
+		}
+		checkViews(t, r)
 		// Cutting keeps exactly the events up to the stamp.
 		g.CutToStamp(s)
 		if g.Len() != int(s)+1 {

@@ -68,7 +68,10 @@ type frame struct {
 
 // Engine is the condpor engine.
 type Engine struct {
-	frames  []*frame
+	frames []*frame
+	// spares are the graphs of finished frames, whose arrays backward
+	// revisits reuse.
+	spares  []*graph.Graph
 	started bool
 	sym     *concolic.Config
 
@@ -109,6 +112,7 @@ func (e *Engine) Begin(x *engine.Exec) bool {
 		f := e.top()
 		if len(f.items) == 0 {
 			e.frames = e.frames[:len(e.frames)-1]
+			e.spares = append(e.spares, f.g)
 			continue
 		}
 		it := f.items[len(f.items)-1]
@@ -121,6 +125,17 @@ func (e *Engine) Begin(x *engine.Exec) bool {
 		e.Moot++
 	}
 	return false
+}
+
+// spare returns a graph whose arrays can be reused, or nil.
+func (e *Engine) spare() *graph.Graph {
+	n := len(e.spares)
+	if n == 0 {
+		return nil
+	}
+	g := e.spares[n-1]
+	e.spares = e.spares[:n-1]
+	return g
 }
 
 // verify implements Verify for the graph of alternative it.

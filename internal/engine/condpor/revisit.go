@@ -290,7 +290,7 @@ func (e *Engine) backward(f *frame, r, w graph.Pos) bool {
 			view[t] = wv[t]
 		}
 	}
-	c := pg.Copy(view)
+	c := pg.CopyInto(e.spare(), view)
 	model := f.model
 	for _, p := range pg.Order {
 		if pg.Ev(p).Kind == graph.Constraint && !graph.InView(view, p) {
@@ -321,6 +321,7 @@ func (e *Engine) backward(f *frame, r, w graph.Pos) bool {
 	ev.Recheck = ev.Lab.OKind == event.VarObj
 	if !c.Acyclic(r) || !e.complete(child, r, true) {
 		e.frames = e.frames[:len(e.frames)-1]
+		e.spares = append(e.spares, c)
 		return false
 	}
 	return true
@@ -348,6 +349,7 @@ func (e *Engine) backwardChan(child *frame, r, w graph.Pos) bool {
 	}
 	if !ok || !c.Acyclic(w) {
 		e.frames = e.frames[:len(e.frames)-1]
+		e.spares = append(e.spares, c)
 		return false
 	}
 	return true
