@@ -6,16 +6,19 @@
 // channels it read and the new state of those it changed, so that both
 // kinds of engines name the same reads-from and coherence pairs.
 //
-// A send on a full buffered channel, or a receive from an empty one, is
+// A send that cannot complete (a full buffer, or no receiver waiting on an
+// unbuffered channel) and a receive from an empty buffered channel are
 // simply not enabled: the goroutine waits without a trace in the state, so
 // that when it blocked makes no difference to the executions explored. On
-// an unbuffered channel both sides must see each other, so a goroutine that
-// cannot complete a send or a receive at once registers itself on the
-// channel (a select, on every unbuffered channel of its cases) and then
-// waits; the operation of the goroutine that completes the exchange hands
-// it its outcome, on the channel it completed on, and withdraws its other
-// registrations, as Go's runtime does with its queues of waiting
-// goroutines.
+// an unbuffered channel one side must be seen by the other, so a receive
+// that cannot complete registers itself on the channel (a select, on every
+// unbuffered channel of its receive cases) and then waits; the send that
+// completes the exchange hands it its value, on the channel it completed
+// on, and withdraws its other registrations, as Go's runtime does with its
+// queues of waiting goroutines. Only receivers register, so that a
+// rendezvous is one exchange whichever side arrived first: letting senders
+// register too would split it into two classes that no program can tell
+// apart (the Go memory model orders the two sides both ways).
 //
 // Happens-before follows the Go memory model: each outcome carries the
 // token of the operation it synchronizes with (the send a receive gets its
@@ -48,15 +51,13 @@ type msg struct {
 	tok Token
 }
 
-// waiter is a goroutine blocked on a channel: a plain send or receive
-// (case -1) or case Case of a select.
+// waiter is a goroutine blocked in a receive from an unbuffered channel:
+// a plain receive (case -1) or case Case of a select.
 type waiter struct {
-	g    int32
-	cas  int32
-	v    event.Value // the value a waiting sender sends
-	tok  Token
-	send bool
-	chs  []ID // a select: every channel it is registered on
+	g   int32
+	cas int32
+	tok Token
+	chs []ID // a select: every channel it is registered on
 }
 
 // handed is an outcome handed to a waiting goroutine through a channel and
@@ -71,7 +72,6 @@ type channel struct {
 	cap     int
 	buf     []msg
 	freed   []Token // the receives that freed the free slots, oldest first
-	senders []waiter
 	recvers []waiter
 	closed  bool
 	closeT  Token
@@ -80,11 +80,10 @@ type channel struct {
 
 // Fired is the outcome handed to a waiting goroutine.
 type Fired struct {
-	Case   int32 // the select case that fired, -1 for a plain operation
-	V      event.Value
-	OK     bool  // a receive got a value (not the close)
-	Closed bool  // a send was woken by the close: it panics
-	Sync   Token // the operation it synchronizes with
+	Case int32 // the select case that fired, -1 for a plain operation
+	V    event.Value
+	OK   bool  // the receive got a value (not the close)
+	Sync Token // the operation it synchronizes with
 }
 
 type entry struct {
@@ -118,14 +117,13 @@ type Case struct {
 
 // Result is the outcome of an operation for its goroutine.
 type Result struct {
-	Done   bool        // the operation completed (else the goroutine registered and waits)
-	Case   int32       // Select: the case taken, len(Cases) for default
-	V      event.Value // value received
-	OK     bool        // receive: got a value rather than the close
-	N      int         // Len
-	Panic  string      // the operation panics with this message
-	Sync   Token       // the operation it synchronizes with
-	Closed bool        // wait of a send woken by the close
+	Done  bool        // the operation completed (else the goroutine registered and waits)
+	Case  int32       // Select: the case taken, len(Cases) for default
+	V     event.Value // value received
+	OK    bool        // receive: got a value rather than the close
+	N     int         // Len
+	Panic string      // the operation panics with this message
+	Sync  Token       // the operation it synchronizes with
 	// Reads is every channel the operation read, its own (Own) first,
 	// then those of the selects it woke, whose registrations it withdrew.
 	Reads []ID
@@ -205,7 +203,7 @@ func (s State) ready(k Case, g int32) bool {
 	if k.Send {
 		return c.closed || others(c.recvers, g) || len(c.buf) < c.cap
 	}
-	return len(c.buf) > 0 || others(c.senders, g) || c.closed
+	return len(c.buf) > 0 || c.closed
 }
 
 // others reports whether ws holds a waiter other than goroutine g.
@@ -253,7 +251,8 @@ func (s State) Enabled(op *Op) bool {
 		if op.Chan == Nil {
 			return false
 		}
-		return c == nil || c.cap == 0 || s.ready(Case{Chan: op.Chan, Send: op.Kind == event.ChanSend}, op.G)
+		send := op.Kind == event.ChanSend
+		return c == nil || c.cap == 0 && !send || s.ready(Case{Chan: op.Chan, Send: send}, op.G)
 	case event.ChanLen:
 		return op.Chan != Nil
 	case event.Select:
@@ -261,13 +260,20 @@ func (s State) Enabled(op *Op) bool {
 			return true
 		}
 		for _, k := range op.Cases {
-			if c := s.ch(k.Chan); c != nil && c.cap == 0 {
+			if registers(s, k) {
 				return true
 			}
 		}
 		return false
 	}
 	return true
+}
+
+// registers reports whether a select that waits registers on case k: the
+// receive cases on unbuffered channels.
+func registers(s State, k Case) bool {
+	c := s.ch(k.Chan)
+	return c != nil && c.cap == 0 && !k.Send
 }
 
 func (s State) anyReady(op *Op) bool {
@@ -348,11 +354,7 @@ func (t *tx) apply(op *Op, alt int) Result {
 		t.set(id, func(c *channel) {
 			c.handed = slices.DeleteFunc(c.handed, func(h handed) bool { return h.g == op.G })
 		})
-		r := Result{Done: true, Case: f.Case, V: f.V, OK: f.OK, Sync: f.Sync, Closed: f.Closed}
-		if f.Closed {
-			r.Panic = "send on closed channel"
-		}
-		return r
+		return Result{Done: true, Case: f.Case, V: f.V, OK: f.OK, Sync: f.Sync}
 	case event.Select:
 		return t.sel(op, alt)
 	}
@@ -369,7 +371,6 @@ func (t *tx) set(id ID, f func(c *channel)) {
 		c := &channel{cap: old.cap, closed: old.closed, closeT: old.closeT,
 			buf:     slices.Clone(old.buf),
 			freed:   slices.Clone(old.freed),
-			senders: slices.Clone(old.senders),
 			recvers: slices.Clone(old.recvers),
 			handed:  slices.Clone(old.handed),
 		}
@@ -390,13 +391,13 @@ func (t *tx) close(op *Op) Result {
 	case c.closed:
 		return Result{Panic: "close of closed channel", Sync: NoToken}
 	}
-	woken := append(slices.Clone(c.recvers), c.senders...)
+	woken := c.recvers
 	t.set(op.Chan, func(c *channel) {
 		c.closed, c.closeT = true, op.Tok
-		c.recvers, c.senders = nil, nil
+		c.recvers = nil
 	})
 	for _, w := range woken {
-		t.fire(w, op.Chan, Fired{Case: w.cas, OK: false, Closed: w.send, Sync: op.Tok})
+		t.fire(w, op.Chan, Fired{Case: w.cas, OK: false, Sync: op.Tok})
 	}
 	return Result{Done: true, Sync: NoToken}
 }
@@ -422,13 +423,10 @@ func (t *tx) withdraw(g int32, chs []ID, except ID) {
 			}
 		}
 		c := t.n.ch(id)
-		if c == nil || !has(c.senders, g) && !has(c.recvers, g) {
+		if c == nil || !has(c.recvers, g) {
 			continue
 		}
-		t.set(id, func(c *channel) {
-			c.senders = without(c.senders, g)
-			c.recvers = without(c.recvers, g)
-		})
+		t.set(id, func(c *channel) { c.recvers = without(c.recvers, g) })
 	}
 }
 
@@ -446,7 +444,7 @@ func without(ws []waiter, g int32) []waiter {
 }
 
 // send performs the send of case k (cas: the select case, -1 for a plain
-// send), registering the goroutine when it cannot complete.
+// send), which can complete: sends never register.
 func (t *tx) send(op *Op, k Case, cas int32) Result {
 	c := t.n.ch(k.Chan)
 	switch {
@@ -473,13 +471,7 @@ func (t *tx) send(op *Op, k Case, cas int32) Result {
 		})
 		return Result{Done: true, Case: cas, Sync: sync}
 	}
-	if c.cap > 0 {
-		panic("weft: internal error: send on a full buffered channel performed")
-	}
-	t.set(k.Chan, func(c *channel) {
-		c.senders = append(c.senders, waiter{g: op.G, cas: cas, v: k.V, tok: op.Tok, send: true})
-	})
-	return Result{Done: false, Case: cas, Sync: NoToken}
+	panic("weft: internal error: a send that cannot complete was performed")
 }
 
 // recv performs a receive from id (cas: the select case, -1 for a plain
@@ -492,29 +484,11 @@ func (t *tx) recv(op *Op, id ID, cas int32) Result {
 	switch {
 	case len(c.buf) > 0:
 		m := c.buf[0]
-		var woken *waiter
 		t.set(id, func(c *channel) {
 			c.buf = c.buf[1:]
-			if len(c.senders) == 0 {
-				c.freed = append(c.freed, op.Tok)
-				return
-			}
-			// The first blocked sender's value takes the freed slot;
-			// this receive completes its send.
-			w := c.senders[0]
-			c.senders = c.senders[1:]
-			c.buf = append(c.buf, msg{v: w.v, tok: w.tok})
-			woken = &w
+			c.freed = append(c.freed, op.Tok)
 		})
-		if woken != nil {
-			t.fire(*woken, id, Fired{Case: woken.cas, OK: true, Sync: op.Tok})
-		}
 		return Result{Done: true, Case: cas, V: m.v, OK: true, Sync: m.tok}
-	case len(c.senders) > 0:
-		w := c.senders[0]
-		t.set(id, func(c *channel) { c.senders = c.senders[1:] })
-		t.fire(w, id, Fired{Case: w.cas, OK: true, Sync: op.Tok})
-		return Result{Done: true, Case: cas, V: w.v, OK: true, Sync: w.tok}
 	case c.closed:
 		return Result{Done: true, Case: cas, OK: false, Sync: c.closeT}
 	}
@@ -546,22 +520,16 @@ func (t *tx) sel(op *Op, alt int) Result {
 	}
 	var chs []ID
 	for _, k := range op.Cases {
-		if c := t.n.ch(k.Chan); c != nil && c.cap == 0 && !slices.Contains(chs, k.Chan) {
+		if registers(t.n, k) && !slices.Contains(chs, k.Chan) {
 			chs = append(chs, k.Chan)
 		}
 	}
 	for cas, k := range op.Cases {
-		if c := t.n.ch(k.Chan); c == nil || c.cap > 0 {
+		if !registers(t.n, k) {
 			continue
 		}
-		w := waiter{g: op.G, cas: int32(cas), v: k.V, tok: op.Tok, send: k.Send, chs: chs}
-		t.set(k.Chan, func(c *channel) {
-			if k.Send {
-				c.senders = append(c.senders, w)
-			} else {
-				c.recvers = append(c.recvers, w)
-			}
-		})
+		w := waiter{g: op.G, cas: int32(cas), tok: op.Tok, chs: chs}
+		t.set(k.Chan, func(c *channel) { c.recvers = append(c.recvers, w) })
 	}
 	return Result{Done: false, Sync: NoToken}
 }

@@ -357,7 +357,7 @@ func (d *describer) pendingOp(l *event.Label) string {
 		if _, ok := l.A.P.([]chans.Case); ok {
 			return "select"
 		}
-		return "a send or receive on " + obj
+		return "receive from " + obj
 	case event.Select:
 		return "select"
 	case event.End:

@@ -200,10 +200,12 @@ func (x *execution) describeOp(l *event.Label) string {
 		if int64(l.B.N) == -1 {
 			return l.Kind.String() + " on a nil channel"
 		}
+		if l.Kind == event.ChanSend {
+			return "a send on a channel"
+		}
+		return "a receive from a channel"
 	case event.ChanWait:
 		switch event.Kind(l.Arg) {
-		case event.ChanSend:
-			return "a send on a channel (no receiver)"
 		case event.ChanRecv:
 			return "a receive from a channel (no sender)"
 		case event.Select:

@@ -340,12 +340,20 @@ func (e *Engine) backwardChan(child *frame, r, w graph.Pos) bool {
 	c := child.g
 	ok, blocked := e.completeChan(child, r, true)
 	if blocked {
+		// The operation waits: its events go, and it runs again once
+		// enabled, reading the latest writes. That graph is the child
+		// only if its other reads read the latest writes too; else the
+		// branch where they did reaches it.
 		child.items = child.items[:0]
 		lead := c.Leader(r)
-		for i := c.OpEnd(r) - 1; i >= lead.I; i-- {
-			c.RemoveEvent(graph.Pos{T: r.T, I: i})
-		}
 		ok = true
+		for i := c.OpEnd(r) - 1; i >= lead.I; i-- {
+			p := graph.Pos{T: r.T, I: i}
+			if ev := c.Ev(p); p != r && ev.Kind == graph.Read && !ev.AddedMax {
+				ok = false
+			}
+			c.RemoveEvent(p)
+		}
 	}
 	if !ok || !c.Acyclic(w) {
 		e.frames = e.frames[:len(e.frames)-1]
