@@ -366,6 +366,9 @@ func (c *circuit) udivremConst(n []z.Lit, d uint64) ([]z.Lit, []z.Lit) {
 // remainder taking the dividend's sign. This gives MinInt64 / -1 ==
 // MinInt64 and the zero-divisor results documented in package sym.
 func (c *circuit) sdivrem(a, b []z.Lit) ([]z.Lit, []z.Lit) {
+	if d, ok := c.constValue(b); ok && d > 0 && d < 1<<63 && d&(d-1) == 0 {
+		return c.sdivremPow2(a, bits.TrailingZeros64(d))
+	}
 	sa, sb := a[width-1], b[width-1]
 	ua, ub := c.condNeg(a, sa), c.condNeg(b, sb)
 	var uq, ur []z.Lit
@@ -375,6 +378,36 @@ func (c *circuit) sdivrem(a, b []z.Lit) ([]z.Lit, []z.Lit) {
 		uq, ur = c.udivrem(ua, ub)
 	}
 	return c.condNeg(uq, c.xor(sa, sb)), c.condNeg(ur, sa)
+}
+
+// sdivremPow2 is sdivrem by the constant 2^k, k < 63, without the
+// negations and the division of the general case: x % 2^k == 0 is how
+// programs test parity, and it costs a few gates instead of thousands. The
+// remainder keeps the low k bits and extends them with ones when a is
+// negative and they are not all zero; the quotient is a shifted right
+// arithmetically after adding 2^k-1 to a negative a (truncation toward
+// zero).
+func (c *circuit) sdivremPow2(a []z.Lit, k int) ([]z.Lit, []z.Lit) {
+	sa := a[width-1]
+	low := c.f
+	for i := range k {
+		low = c.or(low, a[i])
+	}
+	neg := c.and(sa, low)
+	r := make([]z.Lit, width)
+	bias := make([]z.Lit, width)
+	for i := range width {
+		r[i], bias[i] = neg, c.f
+		if i < k {
+			r[i], bias[i] = a[i], sa
+		}
+	}
+	s := c.add(a, bias)
+	q := make([]z.Lit, width)
+	for i := range q {
+		q[i] = s[min(i+k, width-1)]
+	}
+	return q, r
 }
 
 // shift returns a shifted by the unsigned amount s: left, or right filling

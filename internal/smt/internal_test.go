@@ -17,7 +17,7 @@ import (
 // then tried by assuming the bits of x0 and x1, and the outputs must match
 // evaluation.
 func TestCircuitEdges(t *testing.T) {
-	edges := []int64{0, 1, -1, 2, -3, 7, 10, 63, 64, math.MinInt64, math.MaxInt64, math.MinInt64 + 1}
+	edges := []int64{0, 1, -1, 2, -3, 4, -8, 7, 10, 63, 64, 1 << 62, math.MinInt64, math.MaxInt64, math.MinInt64 + 1}
 	ops := []func(tab *sym.Table, a, b sym.Term) sym.Term{
 		(*sym.Table).Add, (*sym.Table).Sub, (*sym.Table).Mul, (*sym.Table).Div, (*sym.Table).Rem,
 		(*sym.Table).And, (*sym.Table).Or, (*sym.Table).Xor, (*sym.Table).Shl, (*sym.Table).Shr,
