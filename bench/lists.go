@@ -81,7 +81,7 @@ type lockedNode struct {
 // lockedList is the list of lockedNodes from head to the tail sentinel.
 type lockedList struct {
 	head  *lockedNode
-	nodes []lockedNode // the keys' nodes and the two sentinels: see nodePool
+	nodes []lockedNode // the keys' nodes and the two sentinels
 }
 
 func newLockedList(nodes []lockedNode) lockedList {
@@ -151,8 +151,7 @@ func (s *coarseList) remove(key sym.Int) bool {
 // CoarseList returns H&S's coarse-grained list with ins inserters and rem
 // removers; explicit selects the ExEn client (see listClient).
 func CoarseList(ins, rem int, explicit bool) func() {
-	nodes := nodePool[lockedNode](ins + 2)
-	return listClient(func() set { return &coarseList{lockedList: newLockedList(nodes)} }, ins, rem, explicit)
+	return listClient(func() set { return &coarseList{lockedList: newLockedList(make([]lockedNode, ins+2))} }, ins, rem, explicit)
 }
 
 // fineList is H&S's FineList (Fig. 9.6–9.7): hand-over-hand locking, a
@@ -202,8 +201,7 @@ func (s *fineList) remove(key sym.Int) bool {
 // FineList returns H&S's fine-grained list with ins inserters and rem
 // removers; explicit selects the ExEn client (see listClient).
 func FineList(ins, rem int, explicit bool) func() {
-	nodes := nodePool[lockedNode](ins + 2)
-	return listClient(func() set { return &fineList{newLockedList(nodes)} }, ins, rem, explicit)
+	return listClient(func() set { return &fineList{newLockedList(make([]lockedNode, ins+2))} }, ins, rem, explicit)
 }
 
 // optNode is a node of OptList and LazyList, whose links are read without
@@ -218,7 +216,7 @@ type optNode struct {
 // optList is the list of optNodes shared by OptList and LazyList.
 type optList struct {
 	head  *optNode
-	nodes []optNode // see nodePool
+	nodes []optNode // node i is inserter i's; the last two are the sentinels
 	lazy  bool      // LazyList: validate by marks, remove marks first
 }
 
@@ -314,15 +312,13 @@ func (s *optList) keys() []int {
 // inserters and rem removers; explicit selects the ExEn client (see
 // listClient).
 func OptList(ins, rem int, explicit bool) func() {
-	nodes := nodePool[optNode](ins + 2)
-	return listClient(func() set { return newOptList(nodes, false) }, ins, rem, explicit)
+	return listClient(func() set { return newOptList(make([]optNode, ins+2), false) }, ins, rem, explicit)
 }
 
 // LazyList returns H&S's lazy list (Fig. 9.16–9.19) with ins inserters
 // and rem removers; explicit selects the ExEn client (see listClient).
 func LazyList(ins, rem int, explicit bool) func() {
-	nodes := nodePool[optNode](ins + 2)
-	return listClient(func() set { return newOptList(nodes, true) }, ins, rem, explicit)
+	return listClient(func() set { return newOptList(make([]optNode, ins+2), true) }, ins, rem, explicit)
 }
 
 // listClient returns the paper's client of a set: main creates ins

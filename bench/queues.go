@@ -115,7 +115,7 @@ type ubNode struct {
 type ubQueue struct {
 	enqLock, deqLock sync.Mutex
 	head, tail       weft.Var[*ubNode]
-	nodes            []ubNode // see nodePool
+	nodes            []ubNode // node i is inserter i's, the last the sentinel
 }
 
 func (q *ubQueue) insert(x *item) {
@@ -149,8 +149,8 @@ func (q *ubQueue) contents() []*item {
 // UBQueue returns H&S's unbounded lock-based queue with ins inserters and
 // rem removers; explicit selects the ExEn client.
 func UBQueue(ins, rem int, explicit bool) func() {
-	nodes := nodePool[ubNode](ins + 1)
 	return workload(func() collection {
+		nodes := make([]ubNode, ins+1)
 		q := &ubQueue{nodes: nodes}
 		s := &nodes[ins]
 		q.head.Store(s)
@@ -170,7 +170,7 @@ type msNode struct {
 // lagging swings it before retrying.
 type msQueue struct {
 	head, tail atomic.Pointer[msNode]
-	nodes      []msNode // see nodePool
+	nodes      []msNode // node i is inserter i's, the last the sentinel
 }
 
 func (q *msQueue) insert(x *item) {
@@ -226,8 +226,8 @@ func (q *msQueue) contents() []*item {
 // MSQueue returns the Michael–Scott queue with ins inserters and rem
 // removers; explicit selects the ExEn client.
 func MSQueue(ins, rem int, explicit bool) func() {
-	nodes := nodePool[msNode](ins + 1)
 	return workload(func() collection {
+		nodes := make([]msNode, ins+1)
 		q := &msQueue{nodes: nodes}
 		s := &nodes[ins]
 		q.head.Store(s)

@@ -60,7 +60,7 @@ type tNode struct {
 // steps the checker sees.
 type treiberStack struct {
 	top   atomic.Pointer[tNode]
-	nodes []tNode // see nodePool
+	nodes []tNode // node i is pusher i's
 }
 
 // node returns x's node.
@@ -115,8 +115,7 @@ func (s *treiberStack) contents() []*item {
 // TreiberStack returns Treiber's stack with ins pushers and rem poppers;
 // explicit selects the ExEn client.
 func TreiberStack(ins, rem int, explicit bool) func() {
-	nodes := nodePool[tNode](ins)
-	return workload(func() collection { return &treiberStack{nodes: nodes} }, ins, rem, explicit)
+	return workload(func() collection { return &treiberStack{nodes: make([]tNode, ins)} }, ins, rem, explicit)
 }
 
 // The states of an exchanger's slot (H&S Fig. 11.6).
@@ -230,10 +229,9 @@ func (s *ebStack) remove() *item {
 // poppers and, as the paper sizes it, an elimination array of ⌈N/2⌉
 // slots for the N = ins+rem goroutines; explicit selects the ExEn client.
 func EBStack(ins, rem int, explicit bool) func() {
-	nodes := nodePool[tNode](ins)
 	return workload(func() collection {
 		return &ebStack{
-			treiberStack: treiberStack{nodes: nodes},
+			treiberStack: treiberStack{nodes: make([]tNode, ins)},
 			elim:         make([]exchanger, (ins+rem+1)/2),
 			items:        make([]*item, ins),
 		}

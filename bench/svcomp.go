@@ -113,7 +113,7 @@ func Lazy01() func() {
 	}
 }
 
-// bigBuf is bigshot's buffer; one per exploration (see nodePool).
+// bigBuf is bigshot's buffer.
 type bigBuf struct{ s weft.Var[string] }
 
 // BigShot returns SV-COMP's bigshot programs: a goroutine allocates a
@@ -125,10 +125,9 @@ type bigBuf struct{ s weft.Var[string] }
 // port replaces the buffer by a string and its checks differ, so that its
 // bigshot_p cannot fail.
 func BigShot(variant string) func() {
-	bufs := nodePool[bigBuf](1)
 	return func() {
 		var v atomic.Pointer[bigBuf]
-		alloc := func() { v.Store(&bufs[0]) }
+		alloc := func() { v.Store(&bigBuf{}) }
 		copyTo := func() {
 			if b := v.Load(); b != nil {
 				b.s.Store("Bigshot")

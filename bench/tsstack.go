@@ -51,7 +51,7 @@ func (p *spPool) youngest() (n, top *tsNode) {
 // the pools directly, since popping would compare the timestamps.
 type tsStack struct {
 	pools    []spPool
-	nodes    []tsNode // node i is pusher i's, node len(pools)+i pool i's sentinel: see nodePool
+	nodes    []tsNode // node i is pusher i's, node len(pools)+i pool i's sentinel
 	atomicTS bool
 	clock    atomic.Int64 // the atomic variant's timestamps
 }
@@ -145,6 +145,5 @@ func (s *tsStack) contents() []*item {
 // and their timestamps are never compared; the atomic one has ins!, the
 // orders of the increments.
 func TSStack(ins, rem int, atomicTS, explicit bool) func() {
-	nodes := nodePool[tsNode](2 * ins)
-	return workload(func() collection { return newTSStack(nodes, ins, atomicTS) }, ins, rem, explicit)
+	return workload(func() collection { return newTSStack(make([]tsNode, 2*ins), ins, atomicTS) }, ins, rem, explicit)
 }

@@ -83,19 +83,3 @@ func checkItems(items, out []*item) {
 		weft.Assert(ok, "item %d was lost", id)
 	}
 }
-
-// nodePool returns the n nodes that a linked structure uses in every
-// execution of one exploration: the benchmark's constructor allocates them
-// once and node i is always goroutine i's (or a sentinel's), instead of
-// each execution allocating its own.
-//
-// The reason is weft's condpor engine, which, when it re-runs the prefix
-// of an execution it revisits, gives loads the values recorded in the
-// earlier execution rather than those written in the current one: a
-// pointer to a node allocated by an earlier execution would lead into that
-// execution's memory. With pooled nodes the pointers are the same in every
-// execution. The weft fields of a pooled node start each execution at
-// their zero value, as the package weft documents for objects created
-// outside the body; the plain fields are set by the operation that uses
-// the node.
-func nodePool[T any](n int) []T { return make([]T, n) }

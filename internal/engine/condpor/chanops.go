@@ -130,7 +130,12 @@ func (e *Engine) read(f *frame, o *opState, id chans.ID, own bool) (p graph.Pos,
 		return graph.Pos{}, false, false
 	}
 	p, ok = readOf(g, o, loc)
-	if !ok {
+	if ok {
+		// The state the write holds now (a replayed write was
+		// recomputed with this run's values).
+		ev := g.Ev(p)
+		ev.Val = g.Value(ev.RF)
+	} else {
 		p, added = e.addChanRead(f, o, id, loc, own), true
 	}
 	o.s.Put(id, g.Ev(p).Val)
@@ -245,8 +250,9 @@ func (e *Engine) build(f *frame, o *opState, reset graph.Pos, check bool) (res e
 			continue
 		}
 		changes = true
-		if _, ok := opPartOf(g, o, graph.Write, loc); ok {
-			continue // replayed
+		if x, ok := opPartOf(g, o, graph.Write, loc); ok {
+			g.Ev(x).Val = n.Value(id) // replayed, with this run's values
+			continue
 		}
 		rp, _ := readOf(g, o, loc)
 		w := g.Add(t, graph.Event{
@@ -319,7 +325,12 @@ func (e *Engine) replayChan(x *engine.Exec, t int32, p graph.Pos) engine.Decisio
 	f := e.top()
 	g := f.g
 	had := g.OpEnd(p) - p.I
-	o := newOp(t, g.Ev(p).Lab, p)
+	// This run's label: the value a send sends is this run's.
+	l := x.G[t].Pending
+	for i := p.I; i < g.OpEnd(p); i++ {
+		g.Ev(graph.Pos{T: t, I: i}).Lab = l
+	}
+	o := newOp(t, l, p)
 	res, ok, _ := e.build(f, o, graph.Init, false)
 	if !ok {
 		panic(fmt.Sprintf("weft: internal error: replayed channel operation blocks\n%v", g))

@@ -286,16 +286,28 @@ func (e *Engine) replay(x *engine.Exec) engine.Decision {
 				return engine.Failed(t, 0, b)
 			}
 		}
+		// Values are this run's: a pointer the program stores is to
+		// memory it allocated in this run, not in the run that recorded
+		// the graph. The writes read from ran first (replayable).
+		ev.Lab = gr.Pending
+		ev.Val = g.Value(ev.RF)
 		if !ev.RMW {
 			gr.Result.V = ev.Val
 			break
 		}
 		nv, writes, res := effect(ev)
 		gr.Result = res
+		next := graph.Pos{T: t, I: p.I + 1}
+		recorded := g.Has(next) && g.Ev(next).Cont
+		if writes != recorded && recorded {
+			return diverged(t, fmt.Sprintf("goroutine g%d's update #%d did not write this time", t, p.I))
+		}
 		if !writes {
 			break
 		}
-		if next := (graph.Pos{T: t, I: p.I + 1}); g.Has(next) && g.Ev(next).Cont {
+		if recorded {
+			w := g.Ev(next)
+			w.Lab, w.Val = gr.Pending, nv
 			e.cursor[t]++
 			e.remaining--
 			break
@@ -304,6 +316,10 @@ func (e *Engine) replay(x *engine.Exec) engine.Decision {
 		e.addWritePart(e.top(), p, nv)
 		e.cursor[t]++
 	case graph.Write:
+		if ev.Lab.Kind == event.Store {
+			ev.Lab = gr.Pending
+			ev.Val = storedValue(&ev.Lab)
+		}
 		if ev.Lab.Kind == event.ChanMake {
 			gr.Result = event.Result{V: event.Value{N: uint64(token(p))}, From: -1}
 		}
@@ -320,6 +336,13 @@ func (e *Engine) replay(x *engine.Exec) engine.Decision {
 		gr.Status = engine.Blocked
 	}
 	return engine.Decision{Verdict: engine.Run, G: t, Alt: ev.Outcome}
+}
+
+// storedValue is the value a store writes.
+func storedValue(l *event.Label) event.Value {
+	v := l.A
+	v.N = l.Mask(v.N)
+	return v
 }
 
 // matches reports whether the pending operation l of a goroutine is the
@@ -530,8 +553,7 @@ func (e *Engine) add(x *engine.Exec, gr *engine.Goroutine) engine.Decision {
 		gr.Result.V = g.Ev(p).Val
 	case event.Store, event.Unlock:
 		loc := e.loc(g, &l)
-		v := l.A
-		v.N = l.Mask(v.N)
+		v := storedValue(&l)
 		if l.Kind == event.Unlock {
 			v = event.Value{}
 			if g.Value(g.CoMax(loc)).N == 0 {
