@@ -33,6 +33,8 @@ type oedge struct {
 
 // orderScratch holds the buffers of orderSolve between calls.
 type orderScratch struct {
+	base        []sym.Term
+	disj        [][]sym.Term
 	lits        []literal
 	constTerms  []sym.Term
 	consts      []int64
@@ -121,9 +123,73 @@ func lists[T any](ls [][]T, n int) [][]T {
 	return ls
 }
 
-// solve decides terms if they are in the order fragment. decided is false
-// when they are not, or when the greedy model construction failed.
+// maxCases bounds the conjunctions a query with disjunctions is split into.
+const maxCases = 64
+
+// solve decides terms if they are in the order fragment, or are
+// disjunctions of its formulas (a value out of a range: x < 0 || x >= n):
+// those are split into the conjunctions of one disjunct each, tried in a
+// fixed order, at most maxCases of them. decided is false when they are
+// not, or when the greedy model construction failed.
 func (s *orderScratch) solve(tab *sym.Table, terms []sym.Term, vars []int) (res Result, vals []int64, decided bool) {
+	s.base, s.disj = s.base[:0], s.disj[:0]
+	cases := 1
+	for _, t := range terms {
+		ds := disjuncts(tab, t, nil)
+		if len(ds) < 2 {
+			s.base = append(s.base, t)
+			continue
+		}
+		s.disj = append(s.disj, ds)
+		if cases *= len(ds); cases > maxCases {
+			return Unknown, nil, false
+		}
+	}
+	if len(s.disj) == 0 {
+		return s.conj(tab, terms, vars)
+	}
+	pick := make([]int, len(s.disj))
+	for {
+		ts := s.base
+		for j, ds := range s.disj {
+			ts = append(ts, ds[pick[j]])
+		}
+		s.base = ts[:len(s.base)]
+		res, vals, decided := s.conj(tab, ts, vars)
+		if !decided || res == Sat {
+			return res, vals, decided
+		}
+		j := 0
+		for ; j < len(pick); j++ {
+			if pick[j]++; pick[j] < len(s.disj[j]) {
+				break
+			}
+			pick[j] = 0
+		}
+		if j == len(pick) {
+			return Unsat, nil, true
+		}
+	}
+}
+
+// disjuncts appends to ds the disjuncts of t, a disjunction or a negated
+// conjunction; a t that is neither is its only disjunct.
+func disjuncts(tab *sym.Table, t sym.Term, ds []sym.Term) []sym.Term {
+	n := tab.Node(t)
+	switch n.Op {
+	case sym.OpBOr:
+		return disjuncts(tab, n.Args[1], disjuncts(tab, n.Args[0], ds))
+	case sym.OpNot:
+		if m := tab.Node(n.Args[0]); m.Op == sym.OpBAnd {
+			ds = disjuncts(tab, tab.BNot(m.Args[0]), ds)
+			return disjuncts(tab, tab.BNot(m.Args[1]), ds)
+		}
+	}
+	return append(ds, t)
+}
+
+// conj decides terms, a conjunction, if they are in the order fragment.
+func (s *orderScratch) conj(tab *sym.Table, terms []sym.Term, vars []int) (res Result, vals []int64, decided bool) {
 	if !s.literals(tab, terms) {
 		return Unknown, nil, false
 	}

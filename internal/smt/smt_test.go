@@ -622,6 +622,16 @@ func orderFormula(tab *sym.Table, r *rand.Rand) []sym.Term {
 		default:
 			t = tab.BNot(tab.Lt(a, b))
 		}
+		// Some disjunctions, as an out-of-range value gives, split by
+		// the fragment into cases.
+		if n := len(terms); n > 0 && r.IntN(3) == 0 {
+			if r.IntN(2) == 0 {
+				terms[n-1] = tab.BOr(terms[n-1], t)
+			} else {
+				terms[n-1] = tab.BNot(tab.BAnd(terms[n-1], t))
+			}
+			continue
+		}
 		terms = append(terms, t)
 	}
 	return terms
