@@ -299,7 +299,7 @@ func (e *Engine) replay(x *engine.Exec) engine.Decision {
 		gr.Result = res
 		next := graph.Pos{T: t, I: p.I + 1}
 		recorded := g.Has(next) && g.Ev(next).Cont
-		if writes != recorded && recorded {
+		if recorded && !writes {
 			return diverged(t, fmt.Sprintf("goroutine g%d's update #%d did not write this time", t, p.I))
 		}
 		if !writes {
