@@ -60,11 +60,12 @@ type waiter struct {
 	chs []ID // a select: every channel it is registered on
 }
 
-// handed is an outcome handed to a waiting goroutine through a channel and
-// not yet taken by it.
+// handed is an outcome handed to goroutine g, which registered with token
+// tok.
 type handed struct {
-	g int32
-	f Fired
+	g   int32
+	tok Token
+	f   Fired
 }
 
 // channel is the state of one channel.
@@ -75,7 +76,12 @@ type channel struct {
 	recvers []waiter
 	closed  bool
 	closeT  Token
-	handed  []handed
+	// handed holds the outcomes that the transition that made this state
+	// handed to goroutines waiting on the channel; the next transition
+	// that changes the channel drops them. The optimal engine finds a
+	// woken goroutine's outcome in the write of the operation that woke
+	// it, so that the wait does not touch the channel.
+	handed []handed
 }
 
 // Fired is the outcome handed to a waiting goroutine.
@@ -94,6 +100,9 @@ type entry struct {
 // State is a set of channels. The zero State has none.
 type State struct {
 	chans []entry
+	// fired holds the outcomes handed to goroutines and not yet taken,
+	// for an engine that keeps every channel in one State.
+	fired []handed
 }
 
 // Op is a channel operation.
@@ -216,20 +225,28 @@ func others(ws []waiter, g int32) bool {
 	return false
 }
 
-// handedTo returns the outcome handed to goroutine g on one of op's own
-// channels, and that channel.
-func (s State) handedTo(op *Op) (Fired, ID, bool) {
-	var buf [4]ID
-	for _, id := range Own(buf[:0], op) {
-		if c := s.ch(id); c != nil {
-			for _, h := range c.handed {
-				if h.g == op.G {
-					return h.f, id, true
-				}
+// handedTo returns the outcome handed to the goroutine of op and not yet
+// taken.
+func (s State) handedTo(op *Op) (Fired, bool) {
+	for _, h := range s.fired {
+		if h.g == op.G {
+			return h.f, true
+		}
+	}
+	return Fired{}, false
+}
+
+// FiredIn returns the outcome that the write of the channel state v handed
+// to goroutine g, which registered with token tok.
+func FiredIn(v event.Value, g int32, tok Token) (Fired, bool) {
+	if c, ok := v.P.(*channel); ok {
+		for _, h := range c.handed {
+			if h.g == g && h.tok == tok {
+				return h.f, true
 			}
 		}
 	}
-	return Fired{}, Nil, false
+	return Fired{}, false
 }
 
 // Enabled reports whether op can be performed now, on a state that holds
@@ -242,7 +259,7 @@ func (s State) handedTo(op *Op) (Fired, ID, bool) {
 func (s State) Enabled(op *Op) bool {
 	switch op.Kind {
 	case event.ChanWait:
-		if _, _, ok := s.handedTo(op); ok {
+		if _, ok := s.handedTo(op); ok {
 			return true
 		}
 		return op.Cases != nil && s.anyReady(op)
@@ -292,7 +309,7 @@ func (s State) Outcomes(op *Op) int {
 	if op.Kind != event.Select && (op.Kind != event.ChanWait || op.Cases == nil) {
 		return 1
 	}
-	if _, _, ok := s.handedTo(op); ok && op.Kind == event.ChanWait {
+	if _, ok := s.handedTo(op); ok && op.Kind == event.ChanWait {
 		return 1
 	}
 	n := 0
@@ -317,7 +334,7 @@ type tx struct {
 // Channels that the operation changes are replaced in the new state;
 // the others are shared with s.
 func (s State) Apply(op *Op, alt int) (State, Result) {
-	t := &tx{old: s, n: State{chans: slices.Clone(s.chans)}, reads: Own(nil, op)}
+	t := &tx{old: s, n: State{chans: slices.Clone(s.chans), fired: s.fired}, reads: Own(nil, op)}
 	r := t.apply(op, alt)
 	r.Reads, r.More = t.reads, t.more
 	return t.n, r
@@ -345,15 +362,15 @@ func (t *tx) apply(op *Op, alt int) Result {
 	case event.ChanRecv:
 		return t.recv(op, op.Chan, -1)
 	case event.ChanWait:
-		f, id, ok := t.n.handedTo(op)
+		f, ok := t.n.handedTo(op)
 		if !ok {
 			// A select woken by a ready case rather than by a partner.
 			t.withdraw(op.G, t.reads, Nil)
 			return t.sel(op, alt)
 		}
-		t.set(id, func(c *channel) {
-			c.handed = slices.DeleteFunc(c.handed, func(h handed) bool { return h.g == op.G })
-		})
+		// The outcome was handed: the wait reads no channel.
+		t.reads = nil
+		t.n.fired = slices.DeleteFunc(slices.Clone(t.n.fired), func(h handed) bool { return h.g == op.G })
 		return Result{Done: true, Case: f.Case, V: f.V, OK: f.OK, Sync: f.Sync}
 	case event.Select:
 		return t.sel(op, alt)
@@ -372,7 +389,9 @@ func (t *tx) set(id ID, f func(c *channel)) {
 			buf:     slices.Clone(old.buf),
 			freed:   slices.Clone(old.freed),
 			recvers: slices.Clone(old.recvers),
-			handed:  slices.Clone(old.handed),
+		}
+		if old != t.old.ch(id) {
+			c.handed = slices.Clone(old.handed) // handed by this transition
 		}
 		f(c)
 		t.n.chans[i].c = c
@@ -405,7 +424,9 @@ func (t *tx) close(op *Op) Result {
 // fire hands waiter w its outcome on channel id and withdraws its
 // registrations on other channels (those of a select).
 func (t *tx) fire(w waiter, id ID, f Fired) {
-	t.set(id, func(c *channel) { c.handed = append(c.handed, handed{g: w.g, f: f}) })
+	h := handed{g: w.g, tok: w.tok, f: f}
+	t.set(id, func(c *channel) { c.handed = append(c.handed, h) })
+	t.n.fired = append(slices.Clone(t.n.fired), h)
 	t.withdraw(w.g, w.chs, id)
 }
 

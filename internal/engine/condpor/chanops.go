@@ -2,6 +2,7 @@ package condpor
 
 import (
 	"fmt"
+	"slices"
 
 	"weft.dev/weft/internal/chans"
 	"weft.dev/weft/internal/engine"
@@ -24,6 +25,14 @@ import (
 //
 // The outcome of a select is chosen at the read of its last own channel,
 // where the readiness of every case is known.
+//
+// A goroutine that another operation woke (handed a value, or the close)
+// runs its wait as a join of that operation's write, which carries the
+// outcome: the wait touches no channel, so where it falls among the
+// channel's other operations makes no class of its own. A select's wait
+// also has the alternative of running before its waker, woken by a ready
+// case (unwake): the revisits that alternative pushes are what explore the
+// orders in which other operations see the select gone.
 
 // isChan reports whether operations of kind k act on the channels.
 func isChan(k event.Kind) bool {
@@ -65,6 +74,11 @@ func (e *Engine) chanLoc(g *graph.Graph, id chans.ID) (int32, bool) {
 // chanEnabled reports whether goroutine t's channel operation l can be
 // performed on the coherence-latest states of its channels.
 func (e *Engine) chanEnabled(g *graph.Graph, t int32, l *event.Label) bool {
+	if l.Kind == event.ChanWait {
+		if _, _, ok := e.fireOf(g, t, int32(len(g.Threads[t].Events)), l); ok {
+			return true
+		}
+	}
 	op := chans.OpOf(l, t, chans.NoToken)
 	var s chans.State
 	var buf [4]chans.ID
@@ -295,6 +309,17 @@ func opPartOf(g *graph.Graph, o *opState, k graph.Kind, loc int32) (graph.Pos, b
 func (e *Engine) completeChan(f *frame, r graph.Pos, changed bool) (ok, blocked bool) {
 	g := f.g
 	lead := g.Leader(r)
+	if w, ok := e.wokenBy(g, lead); ok {
+		// What the wait of a select now reads shows that another
+		// operation woke it: the wait is a join of that operation's
+		// write, as when it was added after it, and reads no channel.
+		lab := g.Ev(lead).Lab
+		for i := g.OpEnd(lead) - 1; i >= lead.I; i-- {
+			g.RemoveEvent(graph.Pos{T: lead.T, I: i})
+		}
+		p := g.Add(lead.T, graph.Event{Lab: lab, Kind: graph.Join, Loc: -1, RF: w, AddedMax: true, Revisitable: true}, true)
+		return g.Acyclic(p), false
+	}
 	o := newOp(r.T, g.Ev(lead).Lab, lead)
 	reset := graph.Init
 	if changed {
@@ -345,11 +370,119 @@ func (e *Engine) replayChan(x *engine.Exec, t int32, p graph.Pos) engine.Decisio
 	return engine.Decision{Verdict: engine.Run, G: t, Alt: alt}
 }
 
+// fireOf returns the write of the operation that handed goroutine t the
+// outcome its wait l, the event at index i, waits for, and that outcome.
+// The operation before the wait registered t on the channels it scans:
+// the write is coherence-after the registration's.
+func (e *Engine) fireOf(g *graph.Graph, t, i int32, l *event.Label) (graph.Pos, chans.Fired, bool) {
+	if i == 0 {
+		return graph.Pos{}, chans.Fired{}, false
+	}
+	reg := g.Leader(graph.Pos{T: t, I: i - 1})
+	tok := token(reg)
+	op := chans.OpOf(l, t, chans.NoToken)
+	var buf [4]chans.ID
+	for _, id := range chans.Own(buf[:0], &op) {
+		loc, ok := e.chanLoc(g, id)
+		if !ok {
+			continue
+		}
+		co := g.Locs[loc].Co
+		for k := len(co) - 1; k >= 0 && co[k].T != t; k-- {
+			if fired, ok := chans.FiredIn(g.Value(co[k]), t, tok); ok {
+				return co[k], fired, true
+			}
+		}
+	}
+	return graph.Pos{}, chans.Fired{}, false
+}
+
+// wokenBy returns the write that woke the goroutine of the wait at lead,
+// built as an operation, if one of its reads reads it.
+func (e *Engine) wokenBy(g *graph.Graph, lead graph.Pos) (graph.Pos, bool) {
+	if lead.I == 0 || g.Ev(lead).Lab.Kind != event.ChanWait {
+		return graph.Pos{}, false
+	}
+	tok := token(g.Leader(graph.Pos{T: lead.T, I: lead.I - 1}))
+	for i := lead.I; i < g.OpEnd(lead); i++ {
+		ev := g.Ev(graph.Pos{T: lead.T, I: i})
+		if ev.Kind != graph.Read || ev.RF.IsInit() {
+			continue
+		}
+		if _, ok := chans.FiredIn(g.Value(ev.RF), lead.T, tok); ok {
+			return ev.RF, true
+		}
+	}
+	return graph.Pos{}, false
+}
+
+// addWait adds the wait of goroutine t, which another operation woke: an
+// event that reads nothing but that operation's write, and so no channel.
+func (e *Engine) addWait(f *frame, t int32, l event.Label, w graph.Pos, fired chans.Fired) event.Result {
+	p := f.g.Add(t, graph.Event{Lab: l, Kind: graph.Join, Loc: -1, RF: w, AddedMax: true, Revisitable: true}, true)
+	if _, isSelect := l.A.P.([]chans.Case); isSelect {
+		// A select could also have been woken by a ready case before w
+		// woke it.
+		f.items = append(f.items, item{kind: unwoken, a: p, b: w})
+	}
+	return waitResult(l, fired)
+}
+
+// unwake explores the select wait joined at p as an operation that runs
+// before the write w woke it: it reads, on w's channel, the state w
+// changed, and takes a ready case. It and w's operation then both changed
+// that state: the graph is not an execution, and the revisits of w's reads
+// that the operation's writes push repair it.
+func (e *Engine) unwake(f *frame, p, w graph.Pos) bool {
+	g := f.g
+	g.CutToStamp(g.Ev(p).Stamp)
+	lab := g.Ev(p).Lab
+	g.RemoveEvent(p)
+	o := newOp(p.T, lab, p)
+	loc := g.Ev(w).Loc
+	if !slices.ContainsFunc(o.own, func(id chans.ID) bool { l, ok := e.chanLoc(g, id); return ok && l == loc }) {
+		return false
+	}
+	before := e.coPred(g, loc, w)
+	r := g.Add(p.T, graph.Event{
+		Lab: lab, Kind: graph.Read, RMW: true, Loc: loc, RF: before, Val: g.Value(before), Revisitable: true,
+	}, false)
+	e.build(f, o, r, true) // r may bear the outcome: give the select its cases
+	return false
+}
+
+// waitResult is what the wait l returns when it was handed fired.
+func waitResult(l event.Label, fired chans.Fired) event.Result {
+	op := chans.OpOf(&l, 0, chans.NoToken)
+	r := chans.Result{Done: true, Case: fired.Case, V: fired.V, OK: fired.OK, Sync: fired.Sync}
+	return r.Event(&op)
+}
+
+// replayWait replays the wait at p, a join of the write that woke it.
+func (e *Engine) replayWait(x *engine.Exec, t int32, p graph.Pos) engine.Decision {
+	g := e.top().g
+	ev := g.Ev(p)
+	ev.Lab = x.G[t].Pending
+	fired, ok := chans.FiredIn(g.Value(ev.RF), t, token(g.Leader(graph.Pos{T: t, I: p.I - 1})))
+	if !ok {
+		return diverged(t, fmt.Sprintf("goroutine g%d's wait #%d was not woken this time", t, p.I))
+	}
+	e.cursor[t]++
+	e.remaining--
+	x.G[t].Result = waitResult(ev.Lab, fired)
+	return engine.Decision{Verdict: engine.Run, G: t}
+}
+
 // addChan adds the events of goroutine t's channel operation l, which is
 // enabled, and returns its result.
 func (e *Engine) addChan(f *frame, t int32, l event.Label) event.Result {
 	if l.Kind == event.ChanMake {
 		return e.makeChan(f, t, l)
+	}
+	if l.Kind == event.ChanWait {
+		if w, fired, ok := e.fireOf(f.g, t, int32(len(f.g.Threads[t].Events)), &l); ok {
+			return e.addWait(f, t, l, w, fired)
+		}
 	}
 	o := newOp(t, l, graph.Pos{T: t, I: int32(len(f.g.Threads[t].Events))})
 	res, ok, _ := e.build(f, o, graph.Init, false)

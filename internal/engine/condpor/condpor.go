@@ -46,6 +46,7 @@ const (
 	forwardWrite                 // write a goes right after write b in coherence
 	backward                     // write b revisits read a
 	choose                       // the update read at a takes outcome b.I
+	unwoken                      // the select wait joined at a runs before write b woke it
 )
 
 // item is an alternative to explore. It names events by position, which
@@ -207,6 +208,10 @@ func (e *Engine) class() uint64 {
 			if k := ev.Lab.Kind; !isChan(k) || k == event.Select || k == event.ChanWait {
 				h.Choice(name(p), ev.Outcome)
 			}
+		case graph.Join:
+			if ev.Lab.Kind == event.ChanWait {
+				h.Choice(name(p), 0) // a woken wait's only outcome, as dfs names it
+			}
 		case graph.Write:
 			pred := e.coPred(g, ev.Loc, p)
 			h.Co(name(p), name(pred))
@@ -272,6 +277,9 @@ func (e *Engine) replay(x *engine.Exec) engine.Decision {
 	ev := g.Ev(p)
 	if !e.matches(ev, &gr.Pending) {
 		return diverged(t, fmt.Sprintf("goroutine g%d's operation #%d was %v, now it is %v", t, p.I, ev.Lab.Kind, gr.Pending.Kind))
+	}
+	if ev.Kind == graph.Join && ev.Lab.Kind == event.ChanWait {
+		return e.replayWait(x, t, p)
 	}
 	if isChan(ev.Lab.Kind) && ev.Lab.Kind != event.ChanMake {
 		return e.replayChan(x, t, p)

@@ -206,6 +206,8 @@ func (e *Engine) apply(f *frame, it item) bool {
 		return true
 	case backward:
 		return e.backward(f, it.a, it.b)
+	case unwoken:
+		return e.unwake(f, it.a, it.b)
 	case choose:
 		p := it.a
 		// Keep what the event reads: a revisited read reads a write added
