@@ -36,6 +36,13 @@
 // JSON record of every check to a temporary file named by WEFT_JSON; weft
 // test prints the records and draws the graph of the first bug from its
 // trace.
+//
+//	weft graph -replay token -run regexp [-o file] [packages]
+//
+// reruns the execution of a bug and writes its execution graph (HTML for a
+// file ending in .html, else DOT; weft-graph.html by default): it is
+// weft test -run regexp -replay token -graph file. weft bench prints the
+// table of the paper's benchmarks (weft bench -h).
 package main
 
 import (
@@ -45,6 +52,8 @@ import (
 )
 
 const usage = `usage: weft test [flags] [packages] [-- go test flags]
+       weft graph -replay token -run regexp [-o file] [packages]
+       weft bench [flags]
 
 Run "go doc weft.dev/weft/cmd/weft" for the flags.
 `
@@ -64,6 +73,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return benchCmd(args[1:], stdout, stderr)
 	case "test":
 		return test(args[1:], stdout, stderr)
+	case "graph":
+		return graphCmd(args[1:], stdout, stderr)
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0
