@@ -114,15 +114,22 @@ type coarseList struct {
 	lockedList
 }
 
-func (s *coarseList) add(key sym.Int, id int) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	pred := s.head
-	curr := pred.next.Load()
+// find returns the nodes around key: pred is the last node below it. The
+// caller holds the lock.
+func (s *coarseList) find(key sym.Int) (pred, curr *lockedNode) {
+	pred = s.head
+	curr = pred.next.Load()
 	for curr.less(key) {
 		pred = curr
 		curr = curr.next.Load()
 	}
+	return pred, curr
+}
+
+func (s *coarseList) add(key sym.Int, id int) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	pred, curr := s.find(key)
 	if curr.equal(key) {
 		return false
 	}
@@ -135,12 +142,7 @@ func (s *coarseList) add(key sym.Int, id int) bool {
 func (s *coarseList) remove(key sym.Int) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	pred := s.head
-	curr := pred.next.Load()
-	for curr.less(key) {
-		pred = curr
-		curr = curr.next.Load()
-	}
+	pred, curr := s.find(key)
 	if !curr.equal(key) {
 		return false
 	}
