@@ -7,11 +7,9 @@
 package main
 
 import (
-	"fmt"
-	"os"
-
 	"weft.dev/weft"
 	"weft.dev/weft/atomic"
+	"weft.dev/weft/examples/internal/demo"
 )
 
 type node struct {
@@ -43,31 +41,34 @@ func (s *stack) push(v int) {
 	}
 }
 
-// pop returns the top value, or false when the stack is empty.
-func (s *stack) pop() (int, bool) {
+// popNode removes the top node and returns it, or nil when the stack is
+// empty.
+func (s *stack) popNode() *node {
 	for {
 		old := s.top.Load()
-		if old == nil {
-			return 0, false
-		}
-		if s.top.CompareAndSwap(old, old.next.Load()) {
-			return old.value, true
+		if old == nil || s.top.CompareAndSwap(old, old.next.Load()) {
+			return old
 		}
 	}
 }
 
-// popAndRecycle pops a node and keeps it for the next push.
-func (s *stack) popAndRecycle() (int, bool) {
-	for {
-		old := s.top.Load()
-		if old == nil {
-			return 0, false
-		}
-		if s.top.CompareAndSwap(old, old.next.Load()) {
-			s.free = append(s.free, old)
-			return old.value, true
-		}
+// pop returns the top value, or false when the stack is empty.
+func (s *stack) pop() (int, bool) {
+	n := s.popNode()
+	if n == nil {
+		return 0, false
 	}
+	return n.value, true
+}
+
+// popAndRecycle pops a value and keeps its node for the next push.
+func (s *stack) popAndRecycle() (int, bool) {
+	n := s.popNode()
+	if n == nil {
+		return 0, false
+	}
+	s.free = append(s.free, n)
+	return n.value, true
 }
 
 // popConcurrently is the body of the check: the stack holds 1 on top of 2;
@@ -106,18 +107,4 @@ func popConcurrently() {
 	}
 }
 
-func main() {
-	res, err := weft.Explore(popConcurrently)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(2)
-	}
-	fmt.Printf("weft explored %d executions and found %d bugs\n\n", res.Executions, len(res.Bugs))
-	for _, b := range res.Bugs {
-		fmt.Println(b)
-	}
-	if len(res.Bugs) > 0 {
-		os.Exit(1)
-	}
-	fmt.Println("no bug found")
-}
+func main() { demo.Main(popConcurrently) }

@@ -6,10 +6,8 @@
 package main
 
 import (
-	"fmt"
-	"os"
-
 	"weft.dev/weft"
+	"weft.dev/weft/examples/internal/demo"
 )
 
 // first asks every replica and returns the first answer.
@@ -28,18 +26,4 @@ func query() {
 	weft.Assert(a != "", "no answer")
 }
 
-func main() {
-	res, err := weft.Explore(query)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(2)
-	}
-	fmt.Printf("weft explored %d executions and found %d bugs\n\n", res.Executions, len(res.Bugs))
-	for _, b := range res.Bugs {
-		fmt.Println(b)
-	}
-	if len(res.Bugs) > 0 {
-		os.Exit(1)
-	}
-	fmt.Println("no bug found")
-}
+func main() { demo.Main(query) }

@@ -5,10 +5,8 @@
 package main
 
 import (
-	"fmt"
-	"os"
-
 	"weft.dev/weft"
+	"weft.dev/weft/examples/internal/demo"
 )
 
 // publish is the body of the check: a worker publishes a result and a
@@ -25,16 +23,4 @@ func publish() {
 	}
 }
 
-func main() {
-	res, err := weft.Explore(publish)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(2)
-	}
-	fmt.Printf("weft explored %d executions\n\n", res.Executions)
-	for _, b := range res.Bugs {
-		fmt.Println(b)
-		os.Exit(1)
-	}
-	fmt.Println("no bug found")
-}
+func main() { demo.Main(publish) }

@@ -4,10 +4,8 @@
 package main
 
 import (
-	"fmt"
-	"os"
-
 	"weft.dev/weft"
+	"weft.dev/weft/examples/internal/demo"
 	"weft.dev/weft/sync"
 )
 
@@ -37,16 +35,4 @@ func transferBothWays() {
 	g.Join()
 }
 
-func main() {
-	res, err := weft.Explore(transferBothWays)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(2)
-	}
-	fmt.Printf("weft explored %d executions\n\n", res.Executions)
-	for _, b := range res.Bugs {
-		fmt.Println(b)
-		os.Exit(1)
-	}
-	fmt.Println("no bug found")
-}
+func main() { demo.Main(transferBothWays) }

@@ -5,11 +5,9 @@
 package main
 
 import (
-	"fmt"
-	"os"
-
 	"weft.dev/weft"
 	"weft.dev/weft/atomic"
+	"weft.dev/weft/examples/internal/demo"
 )
 
 type lazy struct {
@@ -41,18 +39,4 @@ func getTwice() {
 	weft.Assert(l.loads.Load() == 1, "the configuration was loaded %d times", l.loads.Load())
 }
 
-func main() {
-	res, err := weft.Explore(getTwice, weft.WithAllBugs())
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(2)
-	}
-	fmt.Printf("weft explored %d executions and found %d bugs\n\n", res.Executions, len(res.Bugs))
-	for _, b := range res.Bugs {
-		fmt.Println(b)
-	}
-	if len(res.Bugs) > 0 {
-		os.Exit(1)
-	}
-	fmt.Println("no bug found")
-}
+func main() { demo.Main(getTwice, weft.WithAllBugs()) }

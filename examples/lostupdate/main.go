@@ -4,11 +4,9 @@
 package main
 
 import (
-	"fmt"
-	"os"
-
 	"weft.dev/weft"
 	"weft.dev/weft/atomic"
+	"weft.dev/weft/examples/internal/demo"
 )
 
 // counter is incremented non-atomically: the bug.
@@ -26,25 +24,4 @@ func incrementTwice() {
 	weft.Assert(c.n.Load() == 2, "lost update: two increments made the counter %d", c.n.Load())
 }
 
-func main() {
-	res, err := weft.Explore(incrementTwice)
-	os.Exit(report(res, err))
-}
-
-// report prints the outcome of a check and returns the exit status.
-func report(res weft.Result, err error) int {
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 2
-	}
-	fmt.Printf("weft explored %d executions (%d complete, %d blocked) with %s in %v\n\n",
-		res.Executions, res.Complete, res.Blocked, res.Engine, res.Elapsed)
-	for _, b := range res.Bugs {
-		fmt.Println(b)
-	}
-	if len(res.Bugs) > 0 {
-		return 1
-	}
-	fmt.Println("no bug found")
-	return 0
-}
+func main() { demo.Main(incrementTwice) }
