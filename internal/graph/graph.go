@@ -68,8 +68,11 @@ type Event struct {
 	Cont  bool
 	Loc   int32 // location of a Read or Write, else -1
 	Stamp int32
-	RF    Pos         // Read: the write read; Join: the End of the goroutine joined
-	Val   event.Value // Read: the value read; Write: the value written
+	RF    Pos // Read: the write read; Join: the End of the goroutine joined
+	// Val is the value a Write writes. A read's value is its write's
+	// (ReadValue): an engine that recomputes a write's value when it
+	// replays it changes what its reads read, with nothing to update.
+	Val event.Value
 	// Revisitable is false for the events of a revisiting write's prefix
 	// in a revisited graph: revisiting them would lose what was revisited.
 	Revisitable bool
@@ -206,6 +209,9 @@ func (g *Graph) Value(w Pos) event.Value {
 	return g.Ev(w).Val
 }
 
+// ReadValue returns the value the read at r reads.
+func (g *Graph) ReadValue(r Pos) event.Value { return g.Value(g.Ev(r).RF) }
+
 // CoIndex returns the index of write w in the coherence order of loc l:
 // -1 for Init.
 func (g *Graph) CoIndex(l int32, w Pos) int {
@@ -319,9 +325,6 @@ func (g *Graph) computeViews(p Pos, sync bool) {
 func (g *Graph) SetRF(p, w Pos, sync bool) {
 	ev := g.Ev(p)
 	ev.RF = w
-	if ev.Kind == Read {
-		ev.Val = g.Value(w)
-	}
 	g.computeViews(p, sync)
 }
 
@@ -530,7 +533,10 @@ func (g *Graph) String() string {
 	for s, p := range g.Order {
 		ev := g.Ev(p)
 		fmt.Fprintf(&b, "%3d %v %v %v", s, p, ev.Kind, ev.Lab.Kind)
-		if ev.Loc >= 0 && (ev.Kind == Read || ev.Kind == Write) {
+		switch {
+		case ev.Loc >= 0 && ev.Kind == Read:
+			fmt.Fprintf(&b, " loc%d val=%v", ev.Loc, g.ReadValue(p))
+		case ev.Loc >= 0 && ev.Kind == Write:
 			fmt.Fprintf(&b, " loc%d val=%v", ev.Loc, ev.Val)
 		}
 		if ev.Kind == Read || ev.Kind == Join {

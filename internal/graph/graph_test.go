@@ -37,7 +37,7 @@ func build(data []byte) *Graph {
 			if rf.T == t && !rf.IsInit() {
 				rf = Init
 			}
-			g.Add(t, Event{Kind: Read, Loc: loc, RF: rf, Val: g.Value(rf)}, b%2 == 0)
+			g.Add(t, Event{Kind: Read, Loc: loc, RF: rf}, b%2 == 0)
 		default: // write, placed after a random write
 			co := g.Loc(loc).Co
 			p := g.Add(t, Event{Kind: Write, Loc: loc, Val: event.Value{N: uint64(b)}}, false)
@@ -246,13 +246,13 @@ func TestMoveAndRemove(t *testing.T) {
 	if co := g.Locs[0].Co; co[0] != w2 || co[1] != w1 {
 		t.Fatalf("after MoveCo: %v", co)
 	}
-	r := g.Add(0, Event{Kind: Read, Loc: 0, RF: w1, Val: g.Value(w1)}, true)
+	r := g.Add(0, Event{Kind: Read, Loc: 0, RF: w1}, true)
 	if g.CoMax(0) != w1 || g.Value(g.Ev(r).RF).N != 1 {
 		t.Fatalf("co-max %v", g.CoMax(0))
 	}
 	g.SetRF(r, w2, true)
-	if g.Ev(r).Val.N != 2 {
-		t.Fatalf("SetRF: read %v", g.Ev(r).Val)
+	if g.ReadValue(r).N != 2 {
+		t.Fatalf("SetRF: read %v", g.ReadValue(r))
 	}
 	g.RemoveEvent(r)
 	if g.Len() != 2 || len(g.Locs[0].Reads) != 0 {

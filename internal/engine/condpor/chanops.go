@@ -144,15 +144,10 @@ func (e *Engine) read(f *frame, o *opState, id chans.ID, own bool) (p graph.Pos,
 		return graph.Pos{}, false, false
 	}
 	p, ok = readOf(g, o, loc)
-	if ok {
-		// The state the write holds now (a replayed write was
-		// recomputed with this run's values).
-		ev := g.Ev(p)
-		ev.Val = g.Value(ev.RF)
-	} else {
+	if !ok {
 		p, added = e.addChanRead(f, o, id, loc, own), true
 	}
-	o.s.Put(id, g.Ev(p).Val)
+	o.s.Put(id, g.ReadValue(p))
 	return p, added, true
 }
 
@@ -175,7 +170,7 @@ func (e *Engine) addChanRead(f *frame, o *opState, id chans.ID, loc int32, own b
 		}
 	}
 	return g.Add(t, graph.Event{
-		Lab: o.lab, Kind: graph.Read, RMW: true, Cont: p != o.lead, Loc: loc, RF: last, Val: g.Value(last),
+		Lab: o.lab, Kind: graph.Read, RMW: true, Cont: p != o.lead, Loc: loc, RF: last,
 		AddedMax: true, Revisitable: true,
 	}, false)
 }
@@ -378,8 +373,7 @@ func (e *Engine) fireOf(g *graph.Graph, t, i int32, l *event.Label) (graph.Pos, 
 	if i == 0 {
 		return graph.Pos{}, chans.Fired{}, false
 	}
-	reg := g.Leader(graph.Pos{T: t, I: i - 1})
-	tok := token(reg)
+	tok := registration(g, t, i)
 	op := chans.OpOf(l, t, chans.NoToken)
 	var buf [4]chans.ID
 	for _, id := range chans.Own(buf[:0], &op) {
@@ -397,13 +391,20 @@ func (e *Engine) fireOf(g *graph.Graph, t, i int32, l *event.Label) (graph.Pos, 
 	return graph.Pos{}, chans.Fired{}, false
 }
 
+// registration returns the token of goroutine t's operation before its
+// wait at index i: the one that registered it on the channels, with which
+// the outcome it is handed is marked.
+func registration(g *graph.Graph, t, i int32) chans.Token {
+	return token(g.Leader(graph.Pos{T: t, I: i - 1}))
+}
+
 // wokenBy returns the write that woke the goroutine of the wait at lead,
 // built as an operation, if one of its reads reads it.
 func (e *Engine) wokenBy(g *graph.Graph, lead graph.Pos) (graph.Pos, bool) {
 	if lead.I == 0 || g.Ev(lead).Lab.Kind != event.ChanWait {
 		return graph.Pos{}, false
 	}
-	tok := token(g.Leader(graph.Pos{T: lead.T, I: lead.I - 1}))
+	tok := registration(g, lead.T, lead.I)
 	for i := lead.I; i < g.OpEnd(lead); i++ {
 		ev := g.Ev(graph.Pos{T: lead.T, I: i})
 		if ev.Kind != graph.Read || ev.RF.IsInit() {
@@ -445,7 +446,7 @@ func (e *Engine) unwake(f *frame, p, w graph.Pos) bool {
 	}
 	before := e.coPred(g, loc, w)
 	r := g.Add(p.T, graph.Event{
-		Lab: lab, Kind: graph.Read, RMW: true, Loc: loc, RF: before, Val: g.Value(before), Revisitable: true,
+		Lab: lab, Kind: graph.Read, RMW: true, Loc: loc, RF: before, Revisitable: true,
 	}, false)
 	e.build(f, o, r, true) // r may bear the outcome: give the select its cases
 	return false
@@ -463,7 +464,7 @@ func (e *Engine) replayWait(x *engine.Exec, t int32, p graph.Pos) engine.Decisio
 	g := e.top().g
 	ev := g.Ev(p)
 	ev.Lab = x.G[t].Pending
-	fired, ok := chans.FiredIn(g.Value(ev.RF), t, token(g.Leader(graph.Pos{T: t, I: p.I - 1})))
+	fired, ok := chans.FiredIn(g.Value(ev.RF), t, registration(g, t, p.I))
 	if !ok {
 		return diverged(t, fmt.Sprintf("goroutine g%d's wait #%d was not woken this time", t, p.I))
 	}

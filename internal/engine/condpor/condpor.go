@@ -296,14 +296,14 @@ func (e *Engine) replay(x *engine.Exec) engine.Decision {
 		}
 		// Values are this run's: a pointer the program stores is to
 		// memory it allocated in this run, not in the run that recorded
-		// the graph. The writes read from ran first (replayable).
-		ev.Lab = gr.Pending
-		ev.Val = g.Value(ev.RF)
+		// the graph. A read reads its write's value, which ran first
+		// (replayable) and so holds this run's value.
 		if !ev.RMW {
-			gr.Result.V = ev.Val
+			gr.Result.V = g.ReadValue(p)
 			break
 		}
-		nv, writes, res := effect(ev)
+		ev.Lab = gr.Pending // an update's operands (a CAS's old and new values)
+		nv, writes, res := effect(g, p)
 		gr.Result = res
 		next := graph.Pos{T: t, I: p.I + 1}
 		recorded := g.Has(next) && g.Ev(next).Cont
@@ -558,7 +558,7 @@ func (e *Engine) add(x *engine.Exec, gr *engine.Goroutine) engine.Decision {
 			}
 		}
 		p := e.addRead(f, t, l, loc)
-		gr.Result.V = g.Ev(p).Val
+		gr.Result.V = g.ReadValue(p)
 	case event.Store, event.Unlock:
 		loc := e.loc(g, &l)
 		v := storedValue(&l)
@@ -578,7 +578,7 @@ func (e *Engine) add(x *engine.Exec, gr *engine.Goroutine) engine.Decision {
 		loc := e.loc(g, &l)
 		p := e.addRead(f, t, l, loc)
 		e.outcomes(f, p)
-		nv, writes, res := effect(g.Ev(p))
+		nv, writes, res := effect(g, p)
 		gr.Result = res
 		if writes {
 			e.addWritePart(f, p, nv)
@@ -631,7 +631,7 @@ func (e *Engine) add(x *engine.Exec, gr *engine.Goroutine) engine.Decision {
 func (e *Engine) outcomes(f *frame, p graph.Pos) {
 	ev := f.g.Ev(p)
 	ev.Outcome = 0
-	ev.Alts = int32(ev.Lab.Alternatives(ev.Val))
+	ev.Alts = int32(ev.Lab.Alternatives(f.g.ReadValue(p)))
 	for o := int32(1); o < ev.Alts; o++ {
 		f.items = append(f.items, item{kind: choose, a: p, b: graph.Pos{I: o}})
 	}
@@ -723,7 +723,7 @@ func (e *Engine) addRead(f *frame, t int32, l event.Label, loc int32) graph.Pos 
 		}
 	}
 	return g.Add(t, graph.Event{
-		Lab: l, Kind: graph.Read, RMW: l.Kind.Updates(), Loc: loc, RF: max, Val: g.Value(max),
+		Lab: l, Kind: graph.Read, RMW: l.Kind.Updates(), Loc: loc, RF: max,
 		AddedMax: true, Revisitable: true,
 	}, sync(&l))
 }
@@ -740,7 +740,7 @@ func (e *Engine) readable(g *graph.Graph, l *event.Label, t int32, p graph.Pos, 
 	if !l.Kind.Updates() {
 		return true
 	}
-	if _, writes, _ := effect(&graph.Event{Lab: *l, Val: v}); !writes {
+	if _, writes, _ := l.UpdateAlt(v, 0); !writes {
 		return true
 	}
 	for _, r := range g.Locs[loc].Reads {

@@ -9,8 +9,9 @@ import (
 // does given the value it read: the value it writes, whether it writes at
 // all, and the result its goroutine sees. Channel operations are not
 // updates of one location: see chanops.go.
-func effect(ev *graph.Event) (nv event.Value, writes bool, res event.Result) {
-	return ev.Lab.UpdateAlt(ev.Val, int(ev.Outcome))
+func effect(g *graph.Graph, p graph.Pos) (nv event.Value, writes bool, res event.Result) {
+	ev := g.Ev(p)
+	return ev.Lab.UpdateAlt(g.ReadValue(p), int(ev.Outcome))
 }
 
 // blocks reports whether goroutine g's operation l cannot proceed on a
@@ -29,7 +30,7 @@ func writesAfter(g *graph.Graph, p graph.Pos) bool {
 		_, ok := opPart(g, p, graph.Write, ev.Loc)
 		return ok
 	}
-	_, writes, _ := effect(ev)
+	_, writes, _ := effect(g, p)
 	return writes
 }
 

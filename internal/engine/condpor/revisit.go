@@ -254,7 +254,7 @@ func (e *Engine) complete(f *frame, r graph.Pos, changed bool) bool {
 	if changed {
 		e.outcomes(f, r)
 	}
-	nv, writes, _ := effect(ev)
+	nv, writes, _ := effect(g, r)
 	if !writes {
 		return true
 	}
@@ -315,7 +315,7 @@ func (e *Engine) backward(f *frame, r, w graph.Pos) bool {
 	if isChan(ev.Lab.Kind) {
 		return e.backwardChan(child, r, w)
 	}
-	if blocks(&ev.Lab, ev.Val) {
+	if blocks(&ev.Lab, c.ReadValue(r)) {
 		// A lock read handed a locked value: the goroutine waits instead.
 		c.RemoveEvent(r)
 		return true
