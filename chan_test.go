@@ -352,3 +352,171 @@ func TestBlockedSendersAllOrders(t *testing.T) {
 		t.Errorf("leaks found: condpor %v, dfs %v", found["condpor"], found["dfs"])
 	}
 }
+
+// TestIssueReproducers are the programs on which channels were once
+// explored unsoundly: a missed leak, a false "nondeterminism", a
+// deterministic protocol explored more than once, and the parked sender a
+// non-blocking receive never met.
+func TestIssueReproducers(t *testing.T) {
+	t.Run("leak after stop", func(t *testing.T) {
+		body := func() {
+			status, stop := weft.MakeChan[int](0), weft.MakeChan[int](0)
+			weft.Go(func() {
+				for {
+					switch weft.Select(status.RecvCase(nil, nil), stop.RecvCase(nil, nil)) {
+					case 0:
+					case 1:
+						return
+					}
+				}
+			})
+			weft.Go(func() { status.Send(1) })
+			weft.Go(func() { stop.Send(1) })
+		}
+		for _, eng := range []string{"condpor", "dfs"} {
+			res := explore(t, body, weft.WithEngine(eng))
+			if len(res.Bugs) != 1 || res.Bugs[0].Kind != weft.GoroutineLeak {
+				t.Errorf("%s: bugs %v, want the leak of the status sender", eng, res.Bugs)
+			}
+		}
+	})
+	t.Run("non-blocking receive meets a parked sender", func(t *testing.T) {
+		var took [2]bool
+		body := func() {
+			c := weft.MakeChan[int](0)
+			g := weft.Go(func() { c.Send(1) })
+			var v int
+			switch weft.Select(c.RecvCase(&v, nil), weft.Default()) {
+			case 0:
+				weft.Assert(v == 1, "received %d", v)
+				took[0] = true
+			case 1:
+				c.Recv()
+				took[1] = true
+			}
+			g.Join()
+		}
+		for _, eng := range []string{"condpor", "dfs"} {
+			took = [2]bool{}
+			res := explore(t, body, weft.WithEngine(eng))
+			if len(res.Bugs) != 0 || !took[0] || !took[1] {
+				t.Errorf("%s: bugs %v, took the receive %v, the default %v; want both, no bug", eng, res.Bugs, took[0], took[1])
+			}
+		}
+	})
+	t.Run("a select sends to a parked receiver", func(t *testing.T) {
+		var took [2]bool
+		body := func() {
+			c := weft.MakeChan[int](0)
+			g := weft.Go(func() { c.Recv() })
+			switch weft.Select(c.SendCase(1), weft.Default()) {
+			case 0:
+				took[0] = true
+			case 1:
+				c.Send(2)
+				took[1] = true
+			}
+			g.Join()
+		}
+		for _, eng := range []string{"condpor", "dfs"} {
+			took = [2]bool{}
+			res := explore(t, body, weft.WithEngine(eng))
+			if len(res.Bugs) != 0 || !took[0] || !took[1] {
+				t.Errorf("%s: bugs %v, took the send %v, the default %v; want both, no bug", eng, res.Bugs, took[0], took[1])
+			}
+		}
+	})
+}
+
+// pingPong sends 0..n-1 to a child that echoes v+1 until ping is closed,
+// then closes pong; the body checks each echo and the final close.
+func pingPong(n int) func() {
+	return func() {
+		ping, pong := weft.MakeChan[int](0), weft.MakeChan[int](0)
+		weft.Go(func() {
+			for {
+				v, ok := ping.Recv()
+				if !ok {
+					pong.Close()
+					return
+				}
+				pong.Send(v + 1)
+			}
+		})
+		for i := range n {
+			ping.Send(i)
+			v, _ := pong.Recv()
+			weft.Assert(v == i+1, "echo of %d is %d", i, v)
+		}
+		ping.Close()
+		_, ok := pong.Recv()
+		weft.Assert(!ok, "pong not closed")
+	}
+}
+
+// pipeline3 is a generator, a squaring stage and a summing sink connected
+// by channels of capacity c.
+func pipeline3(n, c int) func() {
+	return func() {
+		nums, squares := weft.MakeChan[int](c), weft.MakeChan[int](c)
+		weft.Go(func() {
+			for i := 1; i <= n; i++ {
+				nums.Send(i)
+			}
+			nums.Close()
+		})
+		weft.Go(func() {
+			for v, ok := nums.Recv(); ok; v, ok = nums.Recv() {
+				squares.Send(v * v)
+			}
+			squares.Close()
+		})
+		sum := 0
+		for v, ok := squares.Recv(); ok; v, ok = squares.Recv() {
+			sum += v
+		}
+		weft.Assert(sum == n*(n+1)*(2*n+1)/6, "sum %d", sum)
+	}
+}
+
+// fanInSum starts n workers that each send a result on a channel of its
+// own, and sums what it receives from each in turn.
+func fanInSum(n int) func() {
+	return func() {
+		var results []*weft.Chan[int]
+		for i := range n {
+			c := weft.MakeChan[int](0)
+			results = append(results, c)
+			weft.Go(func() { c.Send(i * i) })
+		}
+		sum := 0
+		for _, c := range results {
+			v, _ := c.Recv()
+			sum += v
+		}
+		weft.Assert(sum == (n-1)*n*(2*n-1)/6, "sum %d", sum)
+	}
+}
+
+// TestDeterministicProtocols checks that a protocol whose every goroutine
+// always performs the same operations with the same results is explored
+// once: which waiting goroutine arrived first is not part of an execution.
+func TestDeterministicProtocols(t *testing.T) {
+	tests := []struct {
+		name string
+		body func()
+	}{
+		{"ping-pong", pingPong(3)},
+		{"pipeline, unbuffered", pipeline3(3, 0)},
+		{"pipeline, buffered", pipeline3(3, 2)},
+		{"fan-in", fanInSum(3)},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			res := explore(t, tc.body)
+			if res.Complete != 1 || res.Blocked != 0 || len(res.Bugs) != 0 {
+				t.Errorf("%d complete, %d blocked, bugs %v; want 1 complete", res.Complete, res.Blocked, res.Bugs)
+			}
+		})
+	}
+}

@@ -102,25 +102,29 @@ const (
 // Decision is the answer to Step.
 type Decision struct {
 	Verdict Verdict
-	// G and Alt name the operation performed (Run: goroutine G's pending
+	// Choice names the operation performed (Run: goroutine G's pending
 	// operation with outcome Alt) or, for Fail, the operation that is the
 	// bug; G is -1 when the bug is not an operation's.
-	G   int32
-	Alt int32
+	Choice
 	Bug *Bug // for Fail
 }
 
-// Failed returns the decision that the operation of g, with outcome alt, is
-// the bug b.
-func Failed(g, alt int32, b *Bug) Decision {
-	return Decision{Verdict: Fail, G: g, Alt: alt, Bug: b}
+// Failed returns the decision that the operation of choice c is the bug b.
+func Failed(c Choice, b *Bug) Decision {
+	return Decision{Verdict: Fail, Choice: c, Bug: b}
 }
 
+// Ran returns the decision that the operation of choice c was performed.
+func Ran(c Choice) Decision { return Decision{Verdict: Run, Choice: c} }
+
 // Choice is one step of a schedule: goroutine G performs its pending
-// operation with outcome Alt.
+// operation with outcome Alt. With names, for a channel operation, the
+// goroutine whose offer it takes (or that took its offer), plus one: 0 is
+// none (see package chans).
 type Choice struct {
-	G   int32
-	Alt int32
+	G    int32
+	Alt  int32
+	With int32
 }
 
 // BugKind classifies bugs. The values match weft.BugKind.

@@ -127,10 +127,16 @@ const (
 	Sem            // the semaphores inside RWMutex and WaitGroup
 	Notify         // the notify list inside sync.Cond
 	Chan           // the channels of an execution (weft.Chan)
+	// The locations an engine may keep the state of a channel in: whether
+	// it is closed, the count of its sends or receives, the offer of a
+	// waiting goroutine (see package chans).
+	ChanClosed
+	ChanCount
+	ChanOffer
 	numObjKinds
 )
 
-var objKindNames = [numObjKinds]string{"none", "var", "atomic", "mutex", "sema", "cond", "chan"}
+var objKindNames = [numObjKinds]string{"none", "var", "atomic", "mutex", "sema", "cond", "chan", "chan-closed", "chan-count", "chan-offer"}
 
 func (k ObjKind) String() string {
 	if k < numObjKinds {

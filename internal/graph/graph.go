@@ -81,14 +81,19 @@ type Event struct {
 	// took its default outcome. Backward revisits may only delete events
 	// added that way (the maximal-extension condition).
 	AddedMax bool
-	// SyncFrom is an event this one synchronizes with besides its
-	// reads-from source (a channel operation and its partner). The zero
-	// Pos means none: a synchronization source is always the write part
-	// of an update, never the first event of its goroutine.
-	SyncFrom Pos
+	// With names, for the first event of a channel operation that took a
+	// partner, that partner's goroutine plus one (0 for none).
+	With int32
 	// Recheck asks the engine to check the event for races when it is
 	// replayed: a backward revisit changed what it reads.
 	Recheck bool
+	// Forced marks a read whose write is determined by the rest of its
+	// operation (the value of the k-th send a k-th receive takes): it has
+	// no alternative to explore and no later write revisits it.
+	Forced bool
+	// Sync marks a read of a channel's state whose reads-from edge is
+	// part of happens-before (see the engine's channel model).
+	Sync    bool
 	Outcome int32 // Choice, Constraint, update reads: the outcome taken
 	Alts    int32 // how many outcomes there are
 	// View holds, for each goroutine t, the index of the last event of t
@@ -312,9 +317,6 @@ func (g *Graph) computeViews(p Pos, sync bool) {
 			join(hb, src.HB)
 		}
 	}
-	if s := ev.SyncFrom; s != (Pos{}) && !s.IsInit() && g.Has(s) {
-		join(hb, g.Ev(s).HB)
-	}
 	view[p.T] = p.I
 	hb[p.T] = p.I
 	ev.View, ev.HB = view, hb
@@ -325,13 +327,6 @@ func (g *Graph) computeViews(p Pos, sync bool) {
 func (g *Graph) SetRF(p, w Pos, sync bool) {
 	ev := g.Ev(p)
 	ev.RF = w
-	g.computeViews(p, sync)
-}
-
-// SetSync makes the event at p, the last of its goroutine, synchronize
-// with s (see Event.SyncFrom) and recomputes its views.
-func (g *Graph) SetSync(p, s Pos, sync bool) {
-	g.Ev(p).SyncFrom = s
 	g.computeViews(p, sync)
 }
 

@@ -28,12 +28,14 @@ type Machine struct {
 	gs    []gstate
 	step  int32 // operations performed
 	class class.Hash
+	// ch is the state of the execution's channels.
+	ch chans.State
 	// clocks holds the vector clock after each channel operation, by
 	// step: the operations that a later one synchronizes with.
 	clocks map[chans.Token]vclock
-	// chanLast holds, by channel, the operation that last changed it:
-	// each channel is a location of its own for the classes.
-	chanLast map[chans.ID]evID
+	// names holds the canonical name of the operation of each step, by
+	// which a channel operation names the partner it observed.
+	names []evID
 }
 
 type object struct {
@@ -69,16 +71,17 @@ func (m *Machine) Reset() {
 		m.Sym.Reset()
 	}
 	m.objs = m.objs[:0]
+	m.ch.Reset()
 	clear(m.clocks)
-	clear(m.chanLast)
+	m.names = m.names[:0]
 	m.gs = m.gs[:0]
 	m.step = 0
 	m.class = 0
 }
 
-// Class returns a hash of the execution's reads-from and coherence relations
-// over canonical event names: two executions have the same class exactly when
-// they are Shasha-Snir equivalent (up to hash collisions).
+// Class returns a hash of the execution's equivalence class (see package
+// class): the reads-from and coherence relations of its memory, and what its
+// channel operations observed, over canonical event names.
 func (m *Machine) Class() uint64 { return uint64(m.class) }
 
 func (m *Machine) obj(l *event.Label) *object {
@@ -109,9 +112,9 @@ func (m *Machine) Enabled(x *engine.Exec, g *engine.Goroutine) bool {
 	switch l.Kind {
 	case event.Lock, event.SemAcquire, event.NotifyWait:
 		return !l.Blocks(m.obj(l).val)
-	case event.ChanSend, event.ChanRecv, event.ChanLen, event.ChanWait, event.Select:
+	case event.ChanSend, event.ChanRecv, event.ChanWait, event.Select:
 		op := chans.OpOf(l, g.ID, chans.NoToken)
-		return chans.StateOf(m.obj(l).val).Enabled(&op)
+		return m.ch.Enabled(&op)
 	case event.Join:
 		t := x.G[l.Arg]
 		return t != nil && t.Status == engine.Ended
@@ -119,21 +122,37 @@ func (m *Machine) Enabled(x *engine.Exec, g *engine.Goroutine) bool {
 	return true
 }
 
-// Options appends to dst the outcomes g's pending operation can take: the
+// Silent reports whether g's pending operation is a channel step that no
+// other operation can tell the place of: an offer (see package chans), or
+// the wait of a goroutine whose offer another operation took. Performing
+// such a step at once loses no behaviour of the program.
+func (m *Machine) Silent(g *engine.Goroutine) bool {
+	l := &g.Pending
+	switch l.Kind {
+	case event.ChanSend, event.ChanRecv, event.Select, event.ChanWait:
+		op := chans.OpOf(l, g.ID, chans.NoToken)
+		return m.ch.Offers(&op) || l.Kind == event.ChanWait && m.ch.Handed(g.ID)
+	}
+	return false
+}
+
+// Options appends to dst the choices g's pending operation can take: the
 // waiters Cond.Signal may wake, the feasible outcomes of a symbolic branch
-// (the one the model gives first), the values of an explicit domain.
-func (m *Machine) Options(g *engine.Goroutine, dst []int32) []int32 {
+// (the one the model gives first), the values of an explicit domain, the
+// outcomes of a channel operation (see package chans).
+func (m *Machine) Options(g *engine.Goroutine, dst []engine.Choice) []engine.Choice {
 	l := &g.Pending
 	switch l.Kind {
 	case event.NotifyOne:
 		for o := range l.Alternatives(m.obj(l).val) {
-			dst = append(dst, int32(o))
+			dst = append(dst, engine.Choice{G: g.ID, Alt: int32(o)})
 		}
 		return dst
-	case event.Select, event.ChanWait:
+	case event.ChanMake, event.ChanSend, event.ChanRecv, event.ChanClose, event.ChanLen, event.ChanWait, event.Select:
 		op := chans.OpOf(l, g.ID, chans.NoToken)
-		for o := range chans.StateOf(m.obj(l).val).Outcomes(&op) {
-			dst = append(dst, int32(o))
+		var buf [8]chans.Outcome
+		for _, o := range m.ch.Options(&op, buf[:0]) {
+			dst = append(dst, engine.Choice{G: g.ID, Alt: o.Alt(), With: o.With1()})
 		}
 		return dst
 	case event.SymNew, event.SymEval, event.SymChoose:
@@ -142,17 +161,19 @@ func (m *Machine) Options(g *engine.Goroutine, dst []int32) []int32 {
 			panic(fmt.Sprintf("weft: solver failed: %v", err))
 		}
 		for _, o := range os {
-			dst = append(dst, int32(o))
+			dst = append(dst, engine.Choice{G: g.ID, Alt: int32(o)})
 		}
 		return dst
 	}
-	return append(dst, 0)
+	return append(dst, engine.Choice{G: g.ID})
 }
 
-// Perform performs g's pending operation with outcome alt, writes its result
-// into g and returns the bug it reveals, if any.
-func (m *Machine) Perform(x *engine.Exec, g *engine.Goroutine, alt int) *engine.Bug {
+// Perform performs g's pending operation with the outcome of choice c (one
+// that Options gave), writes its result into g and returns the bug it
+// reveals, if any.
+func (m *Machine) Perform(x *engine.Exec, g *engine.Goroutine, c engine.Choice) *engine.Bug {
 	l := &g.Pending
+	alt := int(c.Alt)
 	// Grow the goroutine states first: pointers into them stay valid below.
 	m.g(max(int32(len(x.G)), l.Arg+1) - 1)
 	gs := m.g(g.ID)
@@ -160,6 +181,7 @@ func (m *Machine) Perform(x *engine.Exec, g *engine.Goroutine, alt int) *engine.
 	me := evID{G: g.ID, N: g.Steps}
 	step := m.step
 	m.step++
+	m.names = append(m.names, me)
 	g.Result = event.Result{From: -1}
 	switch l.Kind {
 	case event.Load:
@@ -223,25 +245,21 @@ func (m *Machine) Perform(x *engine.Exec, g *engine.Goroutine, alt int) *engine.
 		g.Result = res
 		m.class.Choice(me, int32(alt))
 	case event.ChanMake, event.ChanSend, event.ChanRecv, event.ChanClose, event.ChanLen, event.ChanWait, event.Select:
-		o := m.obj(l)
 		op := chans.OpOf(l, g.ID, chans.Token(step))
-		s := chans.StateOf(o.val)
-		n, r := s.Apply(&op, alt)
+		r := m.ch.Apply(&op, chans.Decode(c.Alt, c.With))
 		if r.Sync != chans.NoToken {
 			gs.vc.join(m.clocks[r.Sync])
 		}
-		m.chanEffects(me, &op, s, n, &r)
-		o.val = event.Value{P: n}
 		if m.clocks == nil {
 			m.clocks = map[chans.Token]vclock{}
 		}
 		m.clocks[chans.Token(step)] = append(vclock(nil), gs.vc...)
-		if l.Kind == event.Select || l.Kind == event.ChanWait {
-			m.class.Choice(me, int32(alt))
+		if !r.Wait {
+			m.class.Observe(me, m.observation(&op, &r))
 		}
 		g.Result = r.Event(&op)
-		if r.OK && r.Sync != chans.NoToken {
-			g.Result.From = int32(r.Sync) // the send the value comes from
+		if r.OK && r.Obs.Partner != chans.NoToken {
+			g.Result.From = int32(r.Obs.Partner) // the operation the value comes from
 		}
 	case event.End:
 		g.Status = engine.Ended
@@ -261,33 +279,17 @@ func (m *Machine) write(o *object, me evID, step int32, v event.Value) {
 	o.last = me
 }
 
-// chanEffects adds to the class what channel operation me read and wrote
-// when it turned state s into n: each channel is a location, read by the
-// operations that read it and written by those that change it.
-func (m *Machine) chanEffects(me evID, op *chans.Op, s, n chans.State, r *chans.Result) {
-	if m.chanLast == nil {
-		m.chanLast = map[chans.ID]evID{}
+// observation returns what the channel operation op observed, with its
+// partner named canonically.
+func (m *Machine) observation(op *chans.Op, r *chans.Result) class.Observation {
+	o := class.Observation{Case: r.Case, Partner: class.None, Index: int32(r.Obs.Index), Counts: r.Obs.Counts}
+	if p := r.Obs.Partner; p != chans.NoToken {
+		o.Partner = m.names[p]
 	}
-	for _, id := range r.Reads {
-		if w, ok := m.chanLast[id]; ok {
-			m.rf(me, w)
-		}
+	if op.Kind == event.ChanMake || op.Kind == event.ChanClose {
+		return class.Observation{Partner: class.None}
 	}
-	written := r.Reads
-	if op.Kind == event.ChanMake {
-		written = []chans.ID{op.Chan}
-	}
-	for _, id := range written {
-		if !n.Changed(s, id) {
-			continue
-		}
-		prev, ok := m.chanLast[id]
-		if !ok {
-			prev = initial
-		}
-		m.co(me, prev)
-		m.chanLast[id] = me
-	}
+	return o
 }
 
 func (m *Machine) rf(r, w evID)    { m.class.RF(class.Event(r), class.Event(w)) }

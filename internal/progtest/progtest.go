@@ -62,6 +62,8 @@ func (o Op) String() string {
 		return fmt.Sprintf("%s %d", opNames[o.Kind], o.Loc)
 	case CAS:
 		return fmt.Sprintf("cas %d %d→%d", o.Loc, o.Val, o.New)
+	case ChanSelect:
+		return fmt.Sprintf("select %d %d %d", o.Loc, o.Val, o.New)
 	}
 	return fmt.Sprintf("%s %d %d", opNames[o.Kind], o.Loc, o.Val)
 }
@@ -86,6 +88,48 @@ func (p Program) usesChans() bool {
 	return false
 }
 
+// Parse reads a program in the form String writes it.
+func Parse(text string) (Program, error) {
+	var p Program
+	for _, line := range strings.Split(strings.TrimSpace(text), "\n") {
+		line = strings.TrimSpace(line)
+		if n, ok := strings.CutPrefix(line, "locs: "); ok {
+			if _, err := fmt.Sscan(n, &p.Locs); err != nil {
+				return p, fmt.Errorf("progtest: %q: %v", line, err)
+			}
+			continue
+		}
+		_, ops, ok := strings.Cut(line, ":")
+		if !ok {
+			return p, fmt.Errorf("progtest: %q is not a goroutine", line)
+		}
+		var g []Op
+		for _, f := range strings.Split(ops, "]") {
+			f = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(f), "["))
+			if f == "" {
+				continue
+			}
+			f = strings.ReplaceAll(f, "→", " ")
+			var name string
+			var o Op
+			n, _ := fmt.Sscan(f, &name, &o.Loc, &o.Val, &o.New)
+			kind := -1
+			for k, s := range opNames {
+				if s == name {
+					kind = k
+				}
+			}
+			if kind < 0 || n < 2 {
+				return p, fmt.Errorf("progtest: %q is not an operation", f)
+			}
+			o.Kind = OpKind(kind)
+			g = append(g, o)
+		}
+		p.Goroutines = append(p.Goroutines, g)
+	}
+	return p, nil
+}
+
 // Ops returns the number of operations of all goroutines.
 func (p Program) Ops() int {
 	n := 0
@@ -97,6 +141,7 @@ func (p Program) Ops() int {
 
 func (p Program) String() string {
 	var b strings.Builder
+	fmt.Fprintf(&b, "locs: %d\n", p.Locs)
 	for i, g := range p.Goroutines {
 		fmt.Fprintf(&b, "g%d:", i+1)
 		for _, o := range g {

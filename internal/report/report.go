@@ -357,6 +357,9 @@ func (d *describer) pendingOp(l *event.Label) string {
 		if _, ok := l.A.P.([]chans.Case); ok {
 			return "select"
 		}
+		if event.Kind(l.Arg) == event.ChanSend {
+			return "send on " + obj
+		}
 		return "receive from " + obj
 	case event.Select:
 		return "select"

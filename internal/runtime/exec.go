@@ -76,7 +76,7 @@ func (x *execution) dispatch() *goroutine {
 	case engine.Run:
 		h := x.gs[d.G]
 		x.exec.Last = d.G
-		x.sched = append(x.sched, engine.Choice{G: d.G, Alt: d.Alt})
+		x.sched = append(x.sched, d.Choice)
 		h.Steps++
 		if x.tracer != nil {
 			x.tracer.step(h)
@@ -110,7 +110,8 @@ func (x *execution) dispatch() *goroutine {
 		if d.G >= 0 {
 			// The failing operation is the last step of the schedule, so that
 			// a replay reaches the same bug.
-			x.failed = &engine.Choice{G: d.G, Alt: d.Alt}
+			failed := d.Choice
+			x.failed = &failed
 			x.sched = append(x.sched, *x.failed)
 			if x.tracer != nil {
 				x.tracer.failed(x.gs[d.G])
@@ -206,6 +207,8 @@ func (x *execution) describeOp(l *event.Label) string {
 		return "a receive from a channel"
 	case event.ChanWait:
 		switch event.Kind(l.Arg) {
+		case event.ChanSend:
+			return "a send on a channel (no receiver)"
 		case event.ChanRecv:
 			return "a receive from a channel (no sender)"
 		case event.Select:

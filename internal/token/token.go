@@ -1,10 +1,11 @@
 // Package token encodes the schedule of an execution as a short string that
 // a person can paste into WEFT_REPLAY, and decodes it with clear errors.
 //
-// A token is "weft1-" followed by unpadded base64url of: a CRC-32 of the
+// A token is "weft2-" followed by unpadded base64url of: a CRC-32 of the
 // rest, a hash of the program's name, the number of steps, and the steps
 // run-length encoded (consecutive steps of one goroutine with the default
-// outcome take one or two bytes).
+// outcome take one or two bytes; a step with an outcome or a partner spells
+// them out).
 package token
 
 import (
@@ -20,11 +21,18 @@ import (
 	"weft.dev/weft/internal/engine"
 )
 
-const prefix = "weft1-"
+const prefix = "weft2-"
 
 // maxSteps bounds what a token may claim, so that a corrupted one cannot
 // make the decoder allocate without limit.
 const maxSteps = 1 << 26
+
+// The kinds of steps, in the low bits of a step's first number.
+const (
+	stepRun  = 0 // a run of steps of one goroutine with the default outcome
+	stepAlt  = 1 // one step with an outcome
+	stepWith = 2 // one step with an outcome and a partner
+)
 
 // ErrMalformed is wrapped by every decoding error.
 var ErrMalformed = errors.New("invalid replay token")
@@ -43,8 +51,15 @@ func Encode(prog uint32, sched []engine.Choice) string {
 	b = binary.AppendUvarint(b, uint64(len(sched)))
 	for i := 0; i < len(sched); {
 		c := sched[i]
-		if c.Alt != 0 {
-			b = binary.AppendUvarint(b, uint64(c.G)<<1|1)
+		switch {
+		case c.With != 0:
+			b = binary.AppendUvarint(b, uint64(c.G)<<2|stepWith)
+			b = binary.AppendUvarint(b, uint64(c.Alt))
+			b = binary.AppendUvarint(b, uint64(c.With))
+			i++
+			continue
+		case c.Alt != 0:
+			b = binary.AppendUvarint(b, uint64(c.G)<<2|stepAlt)
 			b = binary.AppendUvarint(b, uint64(c.Alt))
 			i++
 			continue
@@ -53,7 +68,7 @@ func Encode(prog uint32, sched []engine.Choice) string {
 		for i+n < len(sched) && sched[i+n] == c {
 			n++
 		}
-		b = binary.AppendUvarint(b, uint64(c.G)<<1)
+		b = binary.AppendUvarint(b, uint64(c.G)<<2|stepRun)
 		b = binary.AppendUvarint(b, uint64(n))
 		i += n
 	}
@@ -105,29 +120,7 @@ func Parse(tok string) (prog uint32, sched []engine.Choice, err error) {
 	}
 	sched = make([]engine.Choice, 0, min(n, 1<<16))
 	for r.err == nil && uint64(len(sched)) < n {
-		head := r.uint()
-		g := head >> 1
-		if g > 1<<30 {
-			r.err = fmt.Errorf("goroutine %d", g)
-			break
-		}
-		if head&1 == 1 {
-			alt := r.uint()
-			if alt == 0 || alt > 1<<30 {
-				r.err = fmt.Errorf("outcome %d", alt)
-				break
-			}
-			sched = append(sched, engine.Choice{G: int32(g), Alt: int32(alt)})
-			continue
-		}
-		run := r.uint()
-		if run == 0 || run > n-uint64(len(sched)) {
-			r.err = fmt.Errorf("run of %d steps", run)
-			break
-		}
-		for range run {
-			sched = append(sched, engine.Choice{G: int32(g)})
-		}
+		sched = r.steps(sched, n)
 	}
 	if r.err == nil && len(r.b) != 0 {
 		r.err = errors.New("trailing bytes")
@@ -136,6 +129,48 @@ func Parse(tok string) (prog uint32, sched []engine.Choice, err error) {
 		return 0, nil, fmt.Errorf("%w: it is corrupted (%v)", ErrMalformed, r.err)
 	}
 	return uint32(p), sched, nil
+}
+
+// steps appends the steps of the next entry to sched, which holds fewer
+// than n.
+func (r *reader) steps(sched []engine.Choice, n uint64) []engine.Choice {
+	head := r.uint()
+	g := head >> 2
+	if r.err == nil && g > 1<<30 {
+		r.err = fmt.Errorf("goroutine %d", g)
+	}
+	c := engine.Choice{G: int32(g)}
+	switch kind := head & 3; {
+	case r.err != nil:
+	case kind == stepRun:
+		run := r.uint()
+		if r.err == nil && (run == 0 || run > n-uint64(len(sched))) {
+			r.err = fmt.Errorf("run of %d steps", run)
+			break
+		}
+		for range run {
+			sched = append(sched, c)
+		}
+	case kind == stepAlt || kind == stepWith:
+		alt := r.uint()
+		if r.err == nil && (alt > 1<<31-1 || kind == stepAlt && alt == 0) {
+			r.err = fmt.Errorf("outcome %d", alt)
+			break
+		}
+		c.Alt = int32(alt)
+		if kind == stepWith {
+			with := r.uint()
+			if r.err == nil && (with == 0 || with > 1<<30) {
+				r.err = fmt.Errorf("partner %d", with)
+				break
+			}
+			c.With = int32(with)
+		}
+		sched = append(sched, c)
+	default:
+		r.err = fmt.Errorf("step kind %d", kind)
+	}
+	return sched
 }
 
 type reader struct {

@@ -19,6 +19,10 @@ func TestRoundTrip(t *testing.T) {
 			if rng.IntN(10) == 0 {
 				sched[j].Alt = int32(rng.IntN(3))
 			}
+			if rng.IntN(10) == 0 {
+				sched[j].Alt = int32(rng.IntN(3) << 16)
+				sched[j].With = 1 + int32(rng.IntN(5))
+			}
 		}
 		tok := Encode(uint32(i), sched)
 		got, err := Decode(tok, uint32(i))
@@ -58,8 +62,9 @@ func TestErrors(t *testing.T) {
 		{"corrupted", string(corrupt), 42, "corrupted"},
 		{"truncated", good[:len(good)-3], 42, "corrupted"},
 		{"not a token", "hello", 42, "does not start"},
+		{"older version", "weft1-yPj3NIvjya4GEQAEAgcABg", 42, "another version"},
 		{"other version", "weft9-AAAA", 42, "another version"},
-		{"not base64", "weft1-***", 42, "corrupted"},
+		{"not base64", "weft2-***", 42, "corrupted"},
 		{"empty", "", 42, "does not start"},
 	}
 	for _, tt := range tests {
@@ -80,8 +85,8 @@ func TestErrors(t *testing.T) {
 
 func FuzzDecode(f *testing.F) {
 	f.Add(Encode(1, []engine.Choice{{G: 0}, {G: 1, Alt: 1}}))
-	f.Add("weft1-")
-	f.Add("weft1-AAAAAAAA")
+	f.Add("weft2-")
+	f.Add("weft2-AAAAAAAA")
 	f.Fuzz(func(t *testing.T, tok string) {
 		prog, parsed, perr := Parse(tok)
 		sched, err := Decode(tok, 1)

@@ -44,9 +44,9 @@ type itemKind uint8
 const (
 	forwardRead  itemKind = iota // read a reads from write b
 	forwardWrite                 // write a goes right after write b in coherence
-	backward                     // write b revisits read a
+	backward                     // write b revisits read a (or, for an offer, the channel operation at a)
 	choose                       // the update read at a takes outcome b.I
-	unwoken                      // the select wait joined at a runs before write b woke it
+	chanOption                   // the channel operation at a takes another outcome (see optionItem)
 )
 
 // item is an alternative to explore. It names events by position, which
@@ -54,6 +54,10 @@ const (
 type item struct {
 	kind itemKind
 	a, b graph.Pos
+	// For channel operations: the outcome (chans.Outcome's Alt and With1)
+	// and how its reads read (see option).
+	alt, with                              int32
+	steal, beforeClose, stealBack, hasMain bool
 }
 
 // frame is a graph with the alternatives left to explore from it. Backward
@@ -118,12 +122,18 @@ func (e *Engine) Begin(x *engine.Exec) bool {
 		}
 		it := f.items[len(f.items)-1]
 		f.items = f.items[:len(f.items)-1]
+		if debugf != nil {
+			debugf("apply %+v at depth %d (%d items left) to\n%v", it, len(e.frames), len(f.items), f.g)
+		}
 		if e.apply(f, it) {
 			e.verify(it)
 			e.reset(x)
 			return true
 		}
 		e.Moot++
+		if debugf != nil {
+			debugf("moot")
+		}
 	}
 	return false
 }
@@ -169,14 +179,19 @@ func (e *Engine) Exhaustive() bool { return true }
 
 // End implements engine.Engine.
 func (e *Engine) End(_ *engine.Exec, end engine.Ending) {
+	if debugf != nil {
+		debugf("end %v:\n%v", end.Kind, e.top().g)
+	}
 	if e.OnComplete != nil && end.Kind == engine.Completed {
 		e.OnComplete(e.class())
 	}
 }
 
-// class returns the equivalence class of the execution that just ran.
+// class returns the equivalence class of the execution that just ran (see
+// package class).
 func (e *Engine) class() uint64 {
-	g := e.top().g
+	f := e.top()
+	g := f.g
 	ops := make([][]int32, len(g.Threads))
 	for t, th := range g.Threads {
 		n := int32(0)
@@ -198,20 +213,23 @@ func (e *Engine) class() uint64 {
 	}
 	var h class.Hash
 	for _, p := range g.Order {
-		switch ev := g.Ev(p); ev.Kind {
+		ev := g.Ev(p)
+		if isChan(ev.Lab.Kind) {
+			if !ev.Cont {
+				if obs, ok := e.observation(f, p, name); ok {
+					h.Observe(name(p), obs)
+				}
+			}
+			continue
+		}
+		switch ev.Kind {
 		case graph.Read:
 			h.RF(name(p), name(ev.RF))
-			if k := ev.Lab.Kind; k == event.NotifyOne || (k == event.Select || k == event.ChanWait) && ev.Alts > 0 {
+			if ev.Lab.Kind == event.NotifyOne {
 				h.Choice(name(p), ev.Outcome)
 			}
 		case graph.Choice, graph.Constraint:
-			if k := ev.Lab.Kind; !isChan(k) || k == event.Select || k == event.ChanWait {
-				h.Choice(name(p), ev.Outcome)
-			}
-		case graph.Join:
-			if ev.Lab.Kind == event.ChanWait {
-				h.Choice(name(p), 0) // a woken wait's only outcome, as dfs names it
-			}
+			h.Choice(name(p), ev.Outcome)
 		case graph.Write:
 			pred := e.coPred(g, ev.Loc, p)
 			h.Co(name(p), name(pred))
@@ -278,10 +296,7 @@ func (e *Engine) replay(x *engine.Exec) engine.Decision {
 	if !e.matches(ev, &gr.Pending) {
 		return diverged(t, fmt.Sprintf("goroutine g%d's operation #%d was %v, now it is %v", t, p.I, ev.Lab.Kind, gr.Pending.Kind))
 	}
-	if ev.Kind == graph.Join && ev.Lab.Kind == event.ChanWait {
-		return e.replayWait(x, t, p)
-	}
-	if isChan(ev.Lab.Kind) && ev.Lab.Kind != event.ChanMake {
+	if isChan(ev.Lab.Kind) {
 		return e.replayChan(x, t, p)
 	}
 	e.cursor[t]++
@@ -291,7 +306,7 @@ func (e *Engine) replay(x *engine.Exec) engine.Decision {
 	case graph.Read:
 		if ev.Recheck {
 			if b := e.raceRead(g, p); b != nil {
-				return engine.Failed(t, 0, b)
+				return engine.Failed(engine.Choice{G: t}, b)
 			}
 		}
 		// Values are this run's: a pointer the program stores is to
@@ -328,12 +343,9 @@ func (e *Engine) replay(x *engine.Exec) engine.Decision {
 			ev.Lab = gr.Pending
 			ev.Val = storedValue(&ev.Lab)
 		}
-		if ev.Lab.Kind == event.ChanMake {
-			gr.Result = event.Result{V: event.Value{N: uint64(token(p))}, From: -1}
-		}
 		if ev.Lab.Kind == event.Unlock {
 			if pred := e.coPred(g, ev.Loc, p); g.Value(pred).N == 0 {
-				return engine.Failed(t, 0, unlockMisuse(t))
+				return engine.Failed(engine.Choice{G: t}, unlockMisuse(t))
 			}
 		}
 	case graph.Choice, graph.Constraint:
@@ -343,7 +355,7 @@ func (e *Engine) replay(x *engine.Exec) engine.Decision {
 	case graph.Block:
 		gr.Status = engine.Blocked
 	}
-	return engine.Decision{Verdict: engine.Run, G: t, Alt: ev.Outcome}
+	return engine.Ran(engine.Choice{G: t, Alt: ev.Outcome})
 }
 
 // storedValue is the value a store writes.
@@ -466,13 +478,15 @@ func ended(g *graph.Graph, t int32) bool {
 	return len(evs) > 0 && evs[len(evs)-1].Kind == graph.End
 }
 
-// loadLike reports whether an operation reads shared state: the schedule
-// runs the others first, so that reads find the writes they can read
-// already there (fewer backward revisits).
-func loadLike(k event.Kind) bool {
-	switch k {
+// loadLike reports whether goroutine gr's pending operation reads shared
+// state: the schedule runs the others first, so that reads find the writes
+// they can read already there (fewer backward revisits).
+func (e *Engine) loadLike(g *graph.Graph, gr *engine.Goroutine) bool {
+	switch l := &gr.Pending; l.Kind {
 	case event.Load, event.RMW, event.Lock, event.TryLock, event.SemAcquire, event.NotifyWait:
 		return true
+	case event.ChanSend, event.ChanRecv, event.ChanClose, event.ChanLen, event.ChanWait, event.Select:
+		return e.consumes(g, gr.ID, l)
 	}
 	return false
 }
@@ -484,11 +498,11 @@ func (e *Engine) fresh(x *engine.Exec) engine.Decision {
 	g := e.top().g
 	ok := func(t int32) bool { gr := x.G[t]; return gr != nil && e.enabled(g, x, gr) }
 	pick := int32(-1)
-	if x.Last >= 0 && ok(x.Last) && !loadLike(x.G[x.Last].Pending.Kind) {
+	if x.Last >= 0 && ok(x.Last) && !e.loadLike(g, x.G[x.Last]) {
 		pick = x.Last
 	}
 	for t := range x.G {
-		if pick < 0 && ok(int32(t)) && !loadLike(x.G[t].Pending.Kind) {
+		if pick < 0 && ok(int32(t)) && !e.loadLike(g, x.G[t]) {
 			pick = int32(t)
 		}
 	}
@@ -530,13 +544,11 @@ func (e *Engine) force(x *engine.Exec) {
 
 // forceable reports whether a blocked operation of kind l.Kind waits for a
 // value another goroutine's operation could have left it (rather than for
-// something that only comes later, as a join or a wake-up does).
+// something that only comes later, as a join does).
 func forceable(l *event.Label) bool {
 	switch l.Kind {
-	case event.Lock, event.SemAcquire, event.Select:
+	case event.Lock, event.SemAcquire, event.Select, event.ChanSend, event.ChanRecv, event.ChanWait:
 		return true
-	case event.ChanSend, event.ChanRecv:
-		return int64(l.B.N) != -1 // not the nil channel
 	}
 	return false
 }
@@ -554,7 +566,7 @@ func (e *Engine) add(x *engine.Exec, gr *engine.Goroutine) engine.Decision {
 		loc := e.loc(g, &l)
 		if l.OKind == event.VarObj {
 			if b := e.race(g, t, l.Obj, loc, false); b != nil {
-				return engine.Failed(t, 0, b)
+				return engine.Failed(engine.Choice{G: t}, b)
 			}
 		}
 		p := e.addRead(f, t, l, loc)
@@ -565,12 +577,12 @@ func (e *Engine) add(x *engine.Exec, gr *engine.Goroutine) engine.Decision {
 		if l.Kind == event.Unlock {
 			v = event.Value{}
 			if g.Value(g.CoMax(loc)).N == 0 {
-				return engine.Failed(t, 0, unlockMisuse(t))
+				return engine.Failed(engine.Choice{G: t}, unlockMisuse(t))
 			}
 		}
 		if l.OKind == event.VarObj {
 			if b := e.race(g, t, l.Obj, loc, true); b != nil {
-				return engine.Failed(t, 0, b)
+				return engine.Failed(engine.Choice{G: t}, b)
 			}
 		}
 		e.addWrite(f, t, l, loc, v)
@@ -616,14 +628,14 @@ func (e *Engine) add(x *engine.Exec, gr *engine.Goroutine) engine.Decision {
 		}
 		gr.Result = e.sym.Result(&l, int(ev.Outcome), f.model)
 	default:
-		return engine.Failed(t, 0, &engine.Bug{Kind: engine.Misuse, G: t,
+		return engine.Failed(engine.Choice{G: t}, &engine.Bug{Kind: engine.Misuse, G: t,
 			Message: fmt.Sprintf("the condpor engine does not support %v yet: use WithEngine(\"dfs\")", l.Kind)})
 	}
 	for len(e.cursor) < len(g.Threads) {
 		e.cursor = append(e.cursor, 0)
 	}
 	e.cursor[t] = int32(len(g.Threads[t].Events))
-	return engine.Decision{Verdict: engine.Run, G: t}
+	return engine.Ran(engine.Choice{G: t})
 }
 
 // outcomes gives the update read at p its default outcome and pushes the
@@ -641,6 +653,14 @@ func (e *Engine) outcomes(f *frame, p graph.Pos) {
 // and channels, whose synchronization is the Go memory model's, not every
 // operation on the channel state.
 func sync(l *event.Label) bool { return l.OKind != event.VarObj && l.OKind != event.Chan }
+
+// syncOf is sync for the event ev, whose channel reads say for themselves.
+func syncOf(ev *graph.Event) bool {
+	if isChan(ev.Lab.Kind) {
+		return ev.Sync
+	}
+	return sync(&ev.Lab)
+}
 
 // baseView returns the porf view an event added next to goroutine t
 // starts from: that of its program-order predecessor, or of the spawn that
@@ -820,7 +840,7 @@ func unlockMisuse(t int32) *engine.Bug {
 }
 
 func diverged(t int32, what string) engine.Decision {
-	return engine.Failed(-1, 0, &engine.Bug{
+	return engine.Failed(engine.Choice{G: -1}, &engine.Bug{
 		Kind:    engine.Nondeterminism,
 		Message: "the program did something different when an execution was replayed (" + what + "): map iteration order, time, math/rand, or a goroutine not started with weft.Go?",
 		G:       t,

@@ -38,7 +38,7 @@ func (e *Engine) revisits(f *frame, w graph.Pos) {
 	for i := len(reads) - 1; i >= 0; i-- {
 		r := reads[i]
 		rev := g.Ev(r)
-		if graph.InView(view, r) || !rev.Revisitable || !rev.AddedMax || rev.Stamp >= limit {
+		if graph.InView(view, r) || !rev.Revisitable || !rev.AddedMax || rev.Forced || rev.Stamp >= limit {
 			continue
 		}
 		if !coMax && e.seesLater(g, loc, r, w) {
@@ -120,6 +120,9 @@ func (e *Engine) maximal(g *graph.Graph, r, w graph.Pos) bool {
 		ev := g.Ev(p)
 		switch ev.Kind {
 		case graph.Read, graph.Write:
+			if ev.Forced {
+				continue // determined by the rest of its operation
+			}
 			if !ev.AddedMax {
 				return false
 			}
@@ -137,7 +140,7 @@ func (e *Engine) maximal(g *graph.Graph, r, w graph.Pos) bool {
 				return false
 			}
 		case graph.Choice:
-			if !ev.AddedMax {
+			if !ev.AddedMax || isChan(ev.Lab.Kind) && !e.chanMaximal(g, p, w, kept) {
 				return false
 			}
 		case graph.Constraint:
@@ -188,7 +191,7 @@ func (e *Engine) apply(f *frame, it item) bool {
 		r, w := it.a, it.b
 		g.CutToStamp(g.Ev(r).Stamp)
 		ev := g.Ev(r)
-		g.SetRF(r, w, sync(&ev.Lab))
+		g.SetRF(r, w, syncOf(ev))
 		ev.AddedMax = false
 		if !g.Acyclic(r) {
 			return false
@@ -205,9 +208,9 @@ func (e *Engine) apply(f *frame, it item) bool {
 		e.revisits(f, w)
 		return true
 	case backward:
-		return e.backward(f, it.a, it.b)
-	case unwoken:
-		return e.unwake(f, it.a, it.b)
+		return e.backward(f, it)
+	case chanOption:
+		return e.applyOption(f, it)
 	case choose:
 		p := it.a
 		// Keep what the event reads: a revisited read reads a write added
@@ -244,12 +247,11 @@ func (e *Engine) apply(f *frame, it item) bool {
 func (e *Engine) complete(f *frame, r graph.Pos, changed bool) bool {
 	g := f.g
 	ev := g.Ev(r)
+	if isChan(ev.Lab.Kind) {
+		return e.completeChan(f, r)
+	}
 	if !ev.RMW {
 		return true
-	}
-	if isChan(ev.Lab.Kind) {
-		ok, _ := e.completeChan(f, r, changed)
-		return ok
 	}
 	if changed {
 		e.outcomes(f, r)
@@ -274,7 +276,8 @@ func (e *Engine) complete(f *frame, r graph.Pos, changed bool) bool {
 
 // backward performs the revisit of r by w in a copy of the frame's graph,
 // restricted to the events it keeps, explored in a frame of its own.
-func (e *Engine) backward(f *frame, r, w graph.Pos) bool {
+func (e *Engine) backward(f *frame, it item) bool {
+	r, w := it.a, it.b
 	pg := f.g
 	wl := opLast(pg, w)
 	pg.CutToStamp(pg.Ev(wl).Stamp)
@@ -307,13 +310,17 @@ func (e *Engine) backward(f *frame, r, w graph.Pos) bool {
 			c.Ev(p).Revisitable = false
 		}
 	}
-	ev := c.Ev(r)
-	c.SetRF(r, w, sync(&ev.Lab))
-	ev.AddedMax = c.CoMax(ev.Loc) == w
 	child := &frame{g: c, model: model}
 	e.frames = append(e.frames, child)
+	ev := c.Ev(r)
+	if ev.Kind == graph.Choice {
+		// A channel operation takes a case that reads w.
+		return e.keepChild(child, e.backwardChoice(child, it))
+	}
+	c.SetRF(r, w, syncOf(ev))
+	ev.AddedMax = c.CoMax(ev.Loc) == w
 	if isChan(ev.Lab.Kind) {
-		return e.backwardChan(child, r, w)
+		return e.keepChild(child, e.backwardChan(child, r, w))
 	}
 	if blocks(&ev.Lab, c.ReadValue(r)) {
 		// A lock read handed a locked value: the goroutine waits instead.
@@ -321,48 +328,16 @@ func (e *Engine) backward(f *frame, r, w graph.Pos) bool {
 		return true
 	}
 	ev.Recheck = ev.Lab.OKind == event.VarObj
-	if !c.Acyclic(r) || !e.complete(child, r, true) {
-		e.frames = e.frames[:len(e.frames)-1]
-		e.spares = append(e.spares, c)
-		return false
-	}
-	return true
+	return e.keepChild(child, c.Acyclic(r) && e.complete(child, r, true))
 }
 
-// backwardChan completes, in the child frame's graph, the channel
-// operation of the read r that w revisits. An operation that blocks on
-// what it now reads loses its reads: the goroutine waits instead.
-//
-// The revisiting operation may come from a graph where it was not
-// consistent: one whose writes, added last, closed a cycle through an
-// operation that read one of its channels before them. Its revisits are
-// what put that operation after it; the child is explored only if it is
-// consistent.
-func (e *Engine) backwardChan(child *frame, r, w graph.Pos) bool {
-	c := child.g
-	ok, blocked := e.completeChan(child, r, true)
-	if blocked {
-		// The operation waits: its events go, and it runs again once
-		// enabled, reading the latest writes. That graph is the child
-		// only if its other reads read the latest writes too; else the
-		// branch where they did reaches it.
-		child.items = child.items[:0]
-		lead := c.Leader(r)
-		ok = true
-		for i := c.OpEnd(r) - 1; i >= lead.I; i-- {
-			p := graph.Pos{T: r.T, I: i}
-			if ev := c.Ev(p); p != r && ev.Kind == graph.Read && !ev.AddedMax {
-				ok = false
-			}
-			c.RemoveEvent(p)
-		}
-	}
-	if !ok || !c.Acyclic(w) {
+// keepChild drops the frame child, just pushed, unless ok.
+func (e *Engine) keepChild(child *frame, ok bool) bool {
+	if !ok {
 		e.frames = e.frames[:len(e.frames)-1]
-		e.spares = append(e.spares, c)
-		return false
+		e.spares = append(e.spares, child.g)
 	}
-	return true
+	return ok
 }
 
 // race checks a new access of goroutine t to Var obj (at loc) against the
@@ -441,11 +416,7 @@ func (e *Engine) Schedule(*engine.Exec) []engine.Choice {
 		if g.Ev(p).Cont {
 			continue // one choice per operation
 		}
-		alt := int32(0)
-		for i := p.I; i < g.OpEnd(p); i++ {
-			alt = max(alt, g.Ev(graph.Pos{T: p.T, I: i}).Outcome)
-		}
-		out = append(out, engine.Choice{G: p.T, Alt: alt})
+		out = append(out, e.choiceOf(g, p))
 	}
 	return out
 }

@@ -2,8 +2,10 @@
 // visible operations, depth first, each exactly once.
 //
 // It is exponential and meant for small programs and for checking the other
-// engines: two executions it explores may be equivalent, and Classes counts
-// the equivalence classes among them.
+// engines: two executions it explores may be equivalent, and OnComplete
+// sees the equivalence class of each. The one reduction it makes is to take
+// the silent steps of channel operations (offers, handed waits) at once:
+// where they fall among the other operations is not part of any execution.
 package dfs
 
 import (
@@ -82,24 +84,27 @@ func (e *Engine) Step(x *engine.Exec) engine.Decision {
 		e.stack = append(e.stack, point{opts: opts, lab: x.G[ch.G].Pending})
 	}
 	e.depth++
-	if b := e.m.Perform(x, x.G[ch.G], int(ch.Alt)); b != nil {
-		return engine.Failed(ch.G, ch.Alt, b)
+	if b := e.m.Perform(x, x.G[ch.G], ch); b != nil {
+		return engine.Failed(ch, b)
 	}
-	return engine.Decision{Verdict: engine.Run, G: ch.G, Alt: ch.Alt}
+	return engine.Ran(ch)
 }
 
 // options lists the enabled choices, the goroutine that moved last first so
-// that the first interleaving switches as little as possible.
+// that the first interleaving switches as little as possible. A silent
+// channel step (an offer, a handed wait: see interleave.Machine.Silent) is
+// the only choice when there is one: its place among the others makes no
+// difference any operation can observe, so dfs does not enumerate it.
 func (e *Engine) options(x *engine.Exec) []engine.Choice {
-	var opts []engine.Choice
-	var alts []int32
-	add := func(g *engine.Goroutine) {
-		if g == nil || !e.m.Enabled(x, g) {
-			return
+	for _, g := range x.G {
+		if g != nil && g.Status == engine.Ready && e.m.Silent(g) {
+			return e.m.Options(g, nil)
 		}
-		alts = e.m.Options(g, alts[:0])
-		for _, alt := range alts {
-			opts = append(opts, engine.Choice{G: g.ID, Alt: alt})
+	}
+	var opts []engine.Choice
+	add := func(g *engine.Goroutine) {
+		if g != nil && e.m.Enabled(x, g) {
+			opts = e.m.Options(g, opts)
 		}
 	}
 	if x.Last >= 0 {
@@ -114,7 +119,7 @@ func (e *Engine) options(x *engine.Exec) []engine.Choice {
 }
 
 func diverged(g int32) engine.Decision {
-	return engine.Failed(-1, 0, &engine.Bug{
+	return engine.Failed(engine.Choice{G: -1}, &engine.Bug{
 		Kind:    engine.Nondeterminism,
 		Message: fmt.Sprintf("the program did something different when an execution was replayed (goroutine g%d): map iteration order, time, math/rand, or a goroutine not started with weft.Go?", g),
 		G:       g,

@@ -20,7 +20,6 @@ type Engine struct {
 	rng  *rand.Rand
 	left int
 	opts []engine.Choice
-	alts []int32
 }
 
 // New returns a random engine.
@@ -52,19 +51,16 @@ func (e *Engine) Step(x *engine.Exec) engine.Decision {
 		if g == nil || !e.m.Enabled(x, g) {
 			continue
 		}
-		e.alts = e.m.Options(g, e.alts[:0])
-		for _, alt := range e.alts {
-			e.opts = append(e.opts, engine.Choice{G: g.ID, Alt: alt})
-		}
+		e.opts = e.m.Options(g, e.opts)
 	}
 	if len(e.opts) == 0 {
 		return engine.Decision{Verdict: engine.Stop}
 	}
 	ch := e.opts[e.rng.IntN(len(e.opts))]
-	if b := e.m.Perform(x, x.G[ch.G], int(ch.Alt)); b != nil {
-		return engine.Failed(ch.G, ch.Alt, b)
+	if b := e.m.Perform(x, x.G[ch.G], ch); b != nil {
+		return engine.Failed(ch, b)
 	}
-	return engine.Decision{Verdict: engine.Run, G: ch.G, Alt: ch.Alt}
+	return engine.Ran(ch)
 }
 
 // End implements engine.Engine.

@@ -58,31 +58,32 @@ func (e *Engine) Step(x *engine.Exec) engine.Decision {
 	if !e.m.Enabled(x, g) {
 		return diverged(fmt.Sprintf("step %d: goroutine g%d cannot perform its %s", e.pos, ch.G, g.Pending.Kind))
 	}
-	if !e.possible(g, ch.Alt) {
+	if !e.possible(g, ch) {
 		return diverged(fmt.Sprintf("step %d: goroutine g%d's %s cannot take outcome %d", e.pos, ch.G, g.Pending.Kind, ch.Alt))
 	}
 	e.pos++
-	if b := e.m.Perform(x, g, int(ch.Alt)); b != nil {
-		return engine.Failed(ch.G, ch.Alt, b)
+	if b := e.m.Perform(x, g, ch); b != nil {
+		return engine.Failed(ch, b)
 	}
-	return engine.Decision{Verdict: engine.Run, G: ch.G, Alt: ch.Alt}
+	return engine.Ran(ch)
 }
 
-// possible reports whether g's pending operation has outcome alt. Symbolic
-// outcomes are checked when taken, which needs no extra solver call.
-func (e *Engine) possible(g *engine.Goroutine, alt int32) bool {
+// possible reports whether g's pending operation can take choice c.
+// Symbolic outcomes are checked when taken, which needs no extra solver
+// call.
+func (e *Engine) possible(g *engine.Goroutine, c engine.Choice) bool {
 	switch g.Pending.Kind {
 	case event.SymNew, event.SymEval, event.SymChoose:
-		return alt >= 0
+		return c.Alt >= 0 && c.With == 0
 	}
-	return slices.Contains(e.m.Options(g, nil), alt)
+	return slices.Contains(e.m.Options(g, nil), c)
 }
 
 // Done reports whether the whole schedule was replayed.
 func (e *Engine) Done() bool { return e.pos == len(e.sched) }
 
 func diverged(what string) engine.Decision {
-	return engine.Failed(-1, 0, &engine.Bug{
+	return engine.Failed(engine.Choice{G: -1}, &engine.Bug{
 		Kind:    engine.Nondeterminism,
 		Message: "the program did something different when the execution was replayed (" + what + "): map iteration order, time, math/rand, a goroutine not started with weft.Go, or a replay token from another program?",
 		G:       -1,

@@ -1,0 +1,849 @@
+package condpor
+
+import (
+	"fmt"
+	"slices"
+
+	"weft.dev/weft/internal/chans"
+	"weft.dev/weft/internal/event"
+	"weft.dev/weft/internal/graph"
+)
+
+// Channels in the graph.
+//
+// The semantics is package chans's: a blocking operation with a case on an
+// unbuffered channel first makes an offer, then waits; a receive (or a
+// select that never waits) takes an offer; buffered channels are FIFO
+// queues. The engine keeps the state of a channel in locations of its own,
+// chosen so that operations that no program can tell apart in time commute:
+//
+//   - the closed flag: written by the make (open) and by a close; read by
+//     the operations whose outcome depends on it (a rendezvous and a
+//     buffered send read "open", a receive that returns because of the
+//     close reads the close, a select's default reads "open");
+//   - for a buffered channel, two counters: sends and receives. A send
+//     updates the first (its count is its place in the channel), a receive
+//     the second; the k-th receive reads the write of the k-th send (a
+//     forced read: its value and happens-before edge), and the k-th send
+//     of a channel of capacity C reads the write of the (k-C)-th receive.
+//     A send and a receive of different values thus commute;
+//   - an offer is a location of its own, written by the offer ("open") and
+//     updated once by whoever ends it: the operation that takes it
+//     ("taken", with what the taker hands the waiting goroutine) or the
+//     waiting goroutine that completes on its own ("withdrawn"). Offers are
+//     not ordered among themselves: when a goroutine arrived is not part of
+//     an execution.
+//
+// A select and the wait of a blocking operation start with a choice event
+// that holds their outcome (chans.Outcome: the case, and the partner whose
+// offer they take); the reads and writes that outcome implies follow it.
+// The default outcome is the first of options: the handed outcome of a
+// taken wait; else a ready case (a buffered value or room, a close); else a
+// select's default; else the offer added last, as a read reads the latest
+// write. The other outcomes, taking an offer another operation took before
+// (a steal, whose conflict the backward revisits of its write repair), and
+// reading a channel open that a close was already added for, are
+// alternatives. An offer added later revisits the operations that could have
+// taken it.
+
+// isChan reports whether operations of kind k act on the channels.
+func isChan(k event.Kind) bool {
+	switch k {
+	case event.ChanMake, event.ChanSend, event.ChanRecv, event.ChanClose, event.ChanLen, event.ChanWait, event.Select:
+		return true
+	}
+	return false
+}
+
+// chanLoc reports whether loc holds the state of a channel rather than
+// memory of the program.
+func chanLoc(g *graph.Graph, loc int32) bool {
+	switch g.Locs[loc].Kind {
+	case event.ChanClosed, event.ChanCount, event.ChanOffer:
+		return true
+	}
+	return false
+}
+
+// token names the channel operation whose first event is at p; a made
+// channel's ID is the token of its make.
+func token(p graph.Pos) chans.Token { return chans.Token(int64(p.T)<<32 | int64(uint32(p.I))) }
+
+// posOf is the inverse of token.
+func posOf(tok chans.Token) graph.Pos { return graph.Pos{T: int32(tok >> 32), I: int32(uint32(tok))} }
+
+// chanInfo is what a channel's make writes to its closed flag: the
+// locations of the channel's state.
+type chanInfo struct {
+	cl, t, h int32 // closed flag, sends, receives (t and h only when buffered)
+	cap      int
+}
+
+// The values of an offer's location (Value.N).
+const (
+	offerOpen = iota + 1
+	offerTaken
+	offerWithdrawn
+)
+
+// closedMark is the value of a closed channel's flag (Value.N).
+const closedMark = 1
+
+// takenBy is what the operation that took an offer hands the waiting
+// goroutine: its outcome (its case, the taker and the taker's case) and,
+// for a receive case, the value sent.
+type takenBy struct {
+	out chans.Outcome
+	v   event.Value
+}
+
+// info returns the locations of channel id, or nil for the nil channel.
+func (e *Engine) info(g *graph.Graph, id chans.ID) *chanInfo {
+	if id == chans.Nil {
+		return nil
+	}
+	p := posOf(chans.Token(id))
+	if !g.Has(p) {
+		return nil
+	}
+	ci, _ := g.Ev(p).Val.P.(*chanInfo)
+	return ci
+}
+
+// cop is a channel operation of goroutine t being built, replayed or
+// examined; its first event is at lead, in the graph or to come.
+type cop struct {
+	t    int32
+	lab  event.Label
+	op   chans.Op
+	lead graph.Pos
+}
+
+func newCop(t int32, lab event.Label, lead graph.Pos) *cop {
+	return &cop{t: t, lab: lab, lead: lead, op: chans.OpOf(&lab, t, token(lead))}
+}
+
+// offers reports whether o is the first step of a blocking operation with
+// a case on an unbuffered channel: an offer.
+func (e *Engine) offers(g *graph.Graph, o *cop) bool {
+	if o.lab.Kind == event.ChanWait || !o.op.Blocking() {
+		return false
+	}
+	for _, k := range o.op.Cases {
+		if ci := e.info(g, k.Chan); ci != nil && ci.cap == 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// hasChoice reports whether o starts with a choice event holding its
+// outcome: a wait, and a select that does not offer.
+func (e *Engine) hasChoice(g *graph.Graph, o *cop) bool {
+	switch o.lab.Kind {
+	case event.ChanWait:
+		return true
+	case event.Select:
+		return !e.offers(g, o)
+	}
+	return false
+}
+
+// ownOffer returns the offer of the wait o: the event before it.
+func ownOffer(o *cop) graph.Pos { return graph.Pos{T: o.t, I: o.lead.I - 1} }
+
+// isOffer reports whether the event at p is an offer.
+func isOffer(g *graph.Graph, p graph.Pos) bool {
+	ev := g.Ev(p)
+	return ev.Kind == graph.Write && !ev.RMW && g.Locs[ev.Loc].Kind == event.ChanOffer
+}
+
+// offerCases returns the cases of the offer at p.
+func offerCases(g *graph.Graph, p graph.Pos) []chans.Case {
+	lab := g.Ev(p).Lab
+	return chans.OpOf(&lab, p.T, chans.NoToken).Cases
+}
+
+// closed reports whether the write w of a closed flag closed it.
+func closed(g *graph.Graph, w graph.Pos) bool { return g.Value(w).N == closedMark }
+
+// countOf is the count a write w of a counter holds.
+func countOf(g *graph.Graph, w graph.Pos) int { return int(g.Value(w).N) }
+
+// view is the state of the channels as the events for which in returns true
+// (all when nil) show it: what an operation placed after them sees.
+type view struct {
+	g  *graph.Graph
+	in func(graph.Pos) bool
+}
+
+func (v view) has(p graph.Pos) bool { return v.in == nil || v.in(p) }
+
+// last returns the coherence-latest write of loc in v.
+func (v view) last(loc int32) graph.Pos {
+	co := v.g.Locs[loc].Co
+	for i := len(co) - 1; i >= 0; i-- {
+		if v.has(co[i]) {
+			return co[i]
+		}
+	}
+	return graph.Init
+}
+
+func (v view) closed(ci *chanInfo) bool  { return closed(v.g, v.last(ci.cl)) }
+func (v view) count(loc int32) int       { return countOf(v.g, v.last(loc)) }
+func (v view) open(offer graph.Pos) bool { return v.last(v.g.Ev(offer).Loc) == offer }
+func (v view) ready(ci *chanInfo, k chans.Case) bool {
+	switch {
+	case v.closed(ci):
+		return true
+	case ci.cap == 0:
+		return false
+	case k.Send:
+		return v.count(ci.t)-v.count(ci.h) < ci.cap
+	}
+	return v.count(ci.t) > v.count(ci.h)
+}
+
+// eachOffer calls f with the offer of every goroutine but t that waits in
+// one, in v; with all, with every offer in v.
+func (v view) eachOffer(t int32, all bool, f func(graph.Pos)) {
+	for u := range v.g.Threads {
+		if int32(u) == t {
+			continue
+		}
+		evs := v.g.Threads[u].Events
+		last := true
+		for i := len(evs) - 1; i >= 0 && (last || all); i-- {
+			p := graph.Pos{T: int32(u), I: int32(i)}
+			if !v.has(p) || placeholder(&evs[i]) {
+				continue
+			}
+			if isOffer(v.g, p) {
+				f(p)
+			}
+			last = false
+		}
+	}
+}
+
+// option is an outcome of a channel operation with the reads it implies:
+// the offer a rendezvous takes, whether it takes it from the operation that
+// took it before (steal) and reads its channels open before a close that
+// is already there (beforeClose); for a wait, whether it completes on its
+// own although its offer was taken (stealBack).
+type option struct {
+	out         chans.Outcome
+	offer       graph.Pos // Init when the outcome takes no offer
+	steal       bool
+	beforeClose bool
+	stealBack   bool
+	// main, when hasMain, is the write the update of a buffered case reads
+	// instead of the latest: the place in the channel of a blocked
+	// operation that goes before another.
+	main    graph.Pos
+	hasMain bool
+}
+
+// plain reports whether opt reads the latest writes everywhere.
+func (opt option) plain() bool {
+	return !opt.steal && !opt.beforeClose && !opt.stealBack && !opt.hasMain
+}
+
+// alone is the option that takes case c without a partner.
+func alone(c int32) option { return option{out: chans.Alone(c), offer: graph.Init} }
+
+// options appends to dst the outcomes the channel operation o can take in
+// v, the default first (see the package comment of this file). With
+// variants, it also appends those that read older writes: steals, reads of
+// a channel open before its close, a wait's completion on its own before
+// its offer was taken; base is then the porf view the operation starts
+// from, which such a read must not see past.
+func (e *Engine) options(v view, o *cop, variants bool, base []int32, dst []option) []option {
+	asOpen := false
+	if o.lab.Kind == event.ChanWait {
+		self := ownOffer(o)
+		if w := v.last(v.g.Ev(self).Loc); w != self {
+			tb := v.g.Value(w).P.(*takenBy)
+			dst = append(dst, option{out: tb.out, offer: graph.Init})
+			if !variants || !e.stealable(v.g, self, base) {
+				return dst
+			}
+			asOpen = true
+		}
+	}
+	blocking := o.op.Blocking()
+	start := len(dst)
+	ready := false
+	for i, k := range o.op.Cases {
+		ci := e.info(v.g, k.Chan)
+		if ci != nil && v.ready(ci, k) {
+			dst = append(dst, alone(int32(i)))
+			ready = true
+		}
+	}
+	if o.op.Default && !ready {
+		dst = append(dst, alone(int32(len(o.op.Cases))))
+	}
+	// Offers, the latest first: those open, and with variants every offer
+	// an update took or withdrew that this operation may steal.
+	first := len(dst)
+	v.eachOffer(o.t, variants, func(p graph.Pos) {
+		open := v.open(p)
+		if !open && (!variants || !e.stealable(v.g, p, base)) {
+			return
+		}
+		for i, k := range o.op.Cases {
+			ci := e.info(v.g, k.Chan)
+			if ci == nil || ci.cap > 0 || k.Send && blocking {
+				continue
+			}
+			closedCh := v.closed(ci)
+			if closedCh && (!variants || graph.InView(base, v.last(ci.cl))) {
+				continue
+			}
+			for j, ok := range offerCases(v.g, p) {
+				if ok.Chan == k.Chan && ok.Send != k.Send {
+					dst = append(dst, option{out: chans.Outcome{Case: int32(i), With: p.T, WithCase: int32(j)}, offer: p, steal: !open, beforeClose: closedCh})
+				}
+			}
+		}
+	})
+	slices.SortStableFunc(dst[first:], func(a, b option) int {
+		if a.plain() != b.plain() {
+			if a.plain() {
+				return -1
+			}
+			return 1
+		}
+		return int(v.g.Ev(b.offer).Stamp - v.g.Ev(a.offer).Stamp)
+	})
+	if variants {
+		// A buffered case that is not ready now was, before the update
+		// of its counter that another operation made: this one may go
+		// before it (the conflict's revisits repair the other).
+		for i, k := range o.op.Cases {
+			ci := e.info(v.g, k.Chan)
+			if ci == nil || ci.cap == 0 || v.ready(ci, k) {
+				continue
+			}
+			loc := ci.h
+			if k.Send {
+				loc = ci.t
+			}
+			co := v.g.Locs[loc].Co
+			for j := len(co) - 2; j >= 0; j-- {
+				if v.has(co[j]) && e.stealable(v.g, co[j], base) {
+					opt := alone(int32(i))
+					opt.main, opt.hasMain = co[j], true
+					dst = append(dst, opt)
+				}
+			}
+		}
+		// The default, before what made a case ready.
+		if o.op.Default && ready {
+			dst = append(dst, option{out: chans.Alone(int32(len(o.op.Cases))), offer: graph.Init, beforeClose: true})
+		}
+	}
+	if asOpen {
+		for i := start; i < len(dst); i++ {
+			dst[i].stealBack = true
+		}
+	}
+	return dst
+}
+
+// stealable reports whether the offer at p, which an update of its
+// location ended (taken or withdrawn), may be read open by an operation
+// with porf view base: the update can be revisited and is not seen.
+func (e *Engine) stealable(g *graph.Graph, p graph.Pos, base []int32) bool {
+	for _, r := range g.Locs[g.Ev(p).Loc].Reads {
+		if rev := g.Ev(r); rev.RF == p && writesAfter(g, r) {
+			return rev.Revisitable && !graph.InView(base, r)
+		}
+	}
+	return false
+}
+
+// builder adds, or finds again, the events of one channel operation.
+type builder struct {
+	e      *Engine
+	f      *frame
+	g      *graph.Graph
+	o      *cop
+	i      int32       // index of the operation's next event
+	writes []pendingW  // the writes to add once every read is there
+	added  []graph.Pos // new writes, whose revisits are pushed at the end
+	base   []int32     // the porf view the operation starts from
+	opt    option
+}
+
+// pendingW is a write part of the operation: after its read at r, at loc.
+type pendingW struct {
+	r   graph.Pos
+	val event.Value
+}
+
+// buildStatus says how building an operation went.
+type buildStatus uint8
+
+const (
+	built    buildStatus = iota
+	invalid              // the outcome is not possible on what the operation reads
+	conflict             // it updates a write another update already updated: the revisits pushed repair it
+)
+
+// next returns the position of the operation's next event and whether it
+// is already in the graph.
+func (b *builder) next() (graph.Pos, bool) {
+	p := graph.Pos{T: b.o.t, I: b.i}
+	b.i++
+	return p, b.g.Has(p)
+}
+
+// choice adds (or finds) the choice event that holds the outcome.
+func (b *builder) choice(out chans.Outcome) graph.Pos {
+	p, ok := b.next()
+	if !ok {
+		b.g.Add(p.T, graph.Event{Lab: b.o.lab, Kind: graph.Choice, Loc: -1, Alts: 1, AddedMax: true, Revisitable: true}, false)
+	}
+	ev := b.g.Ev(p)
+	if ev.Kind != graph.Choice {
+		panic(fmt.Sprintf("weft: internal error: channel operation at %v has no choice event\n%v", p, b.g))
+	}
+	ev.Outcome, ev.With = out.Alt(), out.With1()
+	return p
+}
+
+// nop adds (or finds) the one event of an operation that touches no
+// location: on the nil channel, or len of an unbuffered one.
+func (b *builder) nop() {
+	if _, ok := b.next(); !ok {
+		b.g.Add(b.o.t, graph.Event{Lab: b.o.lab, Kind: graph.Choice, Loc: -1, Alts: 1, AddedMax: true, Revisitable: true}, false)
+	}
+}
+
+// readOpts says how a read of an operation is made.
+type readOpts struct {
+	rmw    bool      // the operation writes the location too
+	sync   bool      // its reads-from edge is part of happens-before
+	forced bool      // it reads target, its only possible write
+	target graph.Pos // the write it reads (with hasT), else the latest
+	hasT   bool
+	free   bool // other writes it may read are alternatives
+}
+
+// read adds (or finds) a read of loc and returns it.
+func (b *builder) read(loc int32, ro readOpts) graph.Pos {
+	p, ok := b.next()
+	if ok {
+		ev := b.g.Ev(p)
+		if ev.Kind != graph.Read || ev.Loc != loc {
+			panic(fmt.Sprintf("weft: internal error: channel operation at %v: event %v is %v at %d, want a read of %d\n%v", b.o.lead, p, ev.Kind, ev.Loc, loc, b.g))
+		}
+		return p
+	}
+	g := b.g
+	rf := g.CoMax(loc)
+	if ro.hasT || ro.forced {
+		rf = ro.target
+	}
+	if ro.free && !ro.hasT && !ro.forced {
+		cands := b.e.coherent(g, loc, b.base)
+		for _, w := range cands[:len(cands)-1] {
+			if b.e.chanReadable(g, loc, w, ro.rmw, b.base) {
+				b.f.items = append(b.f.items, item{kind: forwardRead, a: p, b: w})
+			}
+		}
+	}
+	return g.Add(p.T, graph.Event{
+		Lab: b.o.lab, Kind: graph.Read, RMW: ro.rmw, Cont: p != b.o.lead, Loc: loc, RF: rf,
+		Forced: ro.forced, Sync: ro.sync, AddedMax: rf == g.CoMax(loc), Revisitable: true,
+	}, ro.sync)
+}
+
+// chanReadable reports whether a read of a channel's state with porf view
+// base may read w other than by default: an update never reads a write
+// another update read for good.
+func (e *Engine) chanReadable(g *graph.Graph, loc int32, w graph.Pos, rmw bool, base []int32) bool {
+	if !rmw {
+		return true
+	}
+	for _, r := range g.Locs[loc].Reads {
+		rev := g.Ev(r)
+		if rev.RF == w && writesAfter(g, r) && (!rev.Revisitable || graph.InView(base, r)) {
+			return false
+		}
+	}
+	return true
+}
+
+// write records a write part of the operation, to be added after its
+// reads: right after the write its read r read.
+func (b *builder) write(r graph.Pos, val event.Value) {
+	b.writes = append(b.writes, pendingW{r: r, val: val})
+}
+
+// finish adds (or refreshes with this run's values) the write parts, and
+// reports a conflict: another update read what one of them updates.
+func (b *builder) finish() buildStatus {
+	g := b.g
+	st := built
+	for _, pw := range b.writes {
+		loc := g.Ev(pw.r).Loc
+		p, ok := b.next()
+		if ok {
+			ev := g.Ev(p)
+			if ev.Kind != graph.Write || ev.Loc != loc {
+				panic(fmt.Sprintf("weft: internal error: channel operation at %v: event %v is not its write of %d\n%v", b.o.lead, p, loc, g))
+			}
+			ev.Val, ev.Lab = pw.val, b.o.lab
+			continue
+		}
+		w := g.Add(p.T, graph.Event{Lab: b.o.lab, Kind: graph.Write, RMW: true, Cont: true, Loc: loc, Val: pw.val, AddedMax: true, Revisitable: true}, false)
+		g.InsertCo(w, g.Ev(pw.r).RF)
+		b.added = append(b.added, w)
+	}
+	for _, pw := range b.writes {
+		src := g.Ev(pw.r).RF
+		for _, o := range g.Locs[g.Ev(pw.r).Loc].Reads {
+			if o != pw.r && g.Ev(o).RF == src && writesAfter(g, o) {
+				st = conflict
+			}
+		}
+	}
+	for _, w := range b.added {
+		b.e.revisits(b.f, w)
+		if k := g.Locs[g.Ev(w).Loc].Kind; k == event.ChanCount || k == event.ChanClosed {
+			b.e.choiceRevisits(b.f, w)
+		}
+	}
+	return st
+}
+
+// build adds (or finds again, replaying) the events of the channel
+// operation o with outcome opt.out, and returns its result. Reads already
+// in the graph keep what they read; new ones read the latest writes, or
+// those opt says.
+func (e *Engine) build(f *frame, o *cop, opt option) (chans.Result, buildStatus) {
+	b := &builder{e: e, f: f, g: f.g, o: o, i: o.lead.I, opt: opt}
+	b.base, _ = baseView(f.g, o.t)
+	g := f.g
+	res := chans.Result{Sync: chans.NoToken, Obs: chans.Observation{Partner: chans.NoToken}}
+	switch o.lab.Kind {
+	case event.ChanMake:
+		return e.buildMake(b), built
+	case event.ChanClose:
+		return e.buildClose(b)
+	case event.ChanLen:
+		return e.buildLen(b)
+	}
+	if e.offers(g, o) {
+		p, ok := b.next()
+		if !ok {
+			loc := e.freeLoc(g)
+			g.Loc(loc).Kind = event.ChanOffer
+			w := g.Add(o.t, graph.Event{Lab: o.lab, Kind: graph.Write, Loc: loc, Val: event.Value{N: offerOpen}, AddedMax: true, Revisitable: true}, false)
+			g.InsertCo(w, graph.Init)
+			e.choiceRevisits(f, w)
+		} else {
+			g.Ev(p).Lab = o.lab
+		}
+		res.Wait = true
+		return res, built
+	}
+	out := opt.out
+	var lead graph.Pos
+	if e.hasChoice(g, o) {
+		lead = b.choice(out)
+	}
+	if o.lab.Kind == event.ChanWait {
+		self := ownOffer(o)
+		sl := g.Ev(self).Loc
+		ro := readOpts{rmw: true, sync: true, target: self, hasT: true}
+		if w := g.CoMax(sl); w != self && !opt.stealBack {
+			ro = readOpts{sync: true, forced: true, target: w}
+		}
+		r := b.read(sl, ro)
+		if w := g.Ev(r).RF; w != self {
+			// Another operation took the offer: the wait takes what it
+			// was handed.
+			g.Ev(r).RMW, g.Ev(r).Forced = false, true
+			tb := g.Value(w).P.(*takenBy)
+			ev := g.Ev(lead)
+			ev.Outcome, ev.With = tb.out.Alt(), tb.out.With1()
+			res.Case, res.V, res.OK = tb.out.Case, tb.v, true
+			res.Sync, res.Obs.Partner = token(g.Leader(w)), token(g.Leader(w))
+			return res, b.finish()
+		}
+		b.write(r, event.Value{N: offerWithdrawn})
+	}
+	if int(out.Case) == len(o.op.Cases) {
+		if !e.buildDefault(b, &res) {
+			return res, invalid
+		}
+		res.Case = out.Case
+		return res, b.finish()
+	}
+	if out.Case < 0 || int(out.Case) >= len(o.op.Cases) {
+		panic(fmt.Sprintf("weft: internal error: outcome %+v of a channel operation with %d cases", out, len(o.op.Cases)))
+	}
+	k := o.op.Cases[out.Case]
+	ci := e.info(g, k.Chan)
+	ok := true
+	switch {
+	case ci == nil:
+		ok = false
+	case out.With >= 0:
+		ok = e.buildRendezvous(b, opt, ci, k, &res)
+	case ci.cap == 0:
+		ok = e.buildClosed(b, ci, k, &res)
+	case k.Send:
+		ok = e.buildSend(b, ci, k, &res)
+	default:
+		ok = e.buildRecv(b, ci, &res)
+	}
+	if !ok {
+		return res, invalid
+	}
+	res.Case = out.Case
+	return res, b.finish()
+}
+
+func (e *Engine) buildMake(b *builder) chans.Result {
+	g := b.g
+	res := chans.Result{Sync: chans.NoToken, Obs: chans.Observation{Partner: chans.NoToken}}
+	p, ok := b.next()
+	if ok {
+		b.i += int32(g.OpEnd(p) - p.I - 1)
+		return res
+	}
+	ci := &chanInfo{cap: b.o.op.Cap, t: -1, h: -1}
+	ci.cl = e.freeLoc(g)
+	g.Loc(ci.cl).Kind = event.ChanClosed
+	w := g.Add(b.o.t, graph.Event{Lab: b.o.lab, Kind: graph.Write, Loc: ci.cl, Val: event.Value{P: ci}, AddedMax: true, Revisitable: true}, false)
+	g.InsertCo(w, graph.Init)
+	if ci.cap > 0 {
+		for _, l := range []*int32{&ci.t, &ci.h} {
+			*l = e.freeLoc(g)
+			g.Loc(*l).Kind = event.ChanCount
+			w := g.Add(b.o.t, graph.Event{Lab: b.o.lab, Kind: graph.Write, Cont: true, Loc: *l, AddedMax: true, Revisitable: true}, false)
+			g.InsertCo(w, graph.Init)
+		}
+	}
+	return res
+}
+
+func (e *Engine) buildClose(b *builder) (chans.Result, buildStatus) {
+	g := b.g
+	res := chans.Result{Sync: chans.NoToken, Obs: chans.Observation{Partner: chans.NoToken}}
+	ci := e.info(g, b.o.op.Chan)
+	if ci == nil {
+		b.nop()
+		res.Panic = "close of nil channel"
+		return res, built
+	}
+	r := b.read(ci.cl, readOpts{rmw: true, free: true})
+	if closed(g, g.Ev(r).RF) {
+		res.Panic = "close of closed channel"
+		return res, built
+	}
+	b.write(r, event.Value{N: closedMark})
+	return res, b.finish()
+}
+
+func (e *Engine) buildLen(b *builder) (chans.Result, buildStatus) {
+	g := b.g
+	res := chans.Result{Sync: chans.NoToken, Obs: chans.Observation{Partner: chans.NoToken}}
+	ci := e.info(g, b.o.op.Chan)
+	if ci == nil || ci.cap == 0 {
+		b.nop()
+		return res, built
+	}
+	t := countOf(g, g.Ev(b.read(ci.t, readOpts{free: true})).RF)
+	h := countOf(g, g.Ev(b.read(ci.h, readOpts{free: true})).RF)
+	if h > t {
+		return res, invalid // not a point in time
+	}
+	res.N = t - h
+	res.Obs.Counts = []int32{int32(t), int32(h)}
+	return res, built
+}
+
+// open reads the closed flag of ci for an outcome that needs the channel
+// open, and reports whether it is.
+func (e *Engine) open(b *builder, ci *chanInfo, beforeClose bool) bool {
+	ro := readOpts{}
+	if beforeClose {
+		ro = readOpts{target: b.g.Locs[ci.cl].Co[0], hasT: true}
+	}
+	return !closed(b.g, b.g.Ev(b.read(ci.cl, ro)).RF)
+}
+
+// writeCount returns the write of counter loc that holds n.
+func writeCount(g *graph.Graph, loc int32, n int) (graph.Pos, bool) {
+	co := g.Locs[loc].Co
+	if n < 0 || n >= len(co) {
+		return graph.Pos{}, false
+	}
+	return co[n], true
+}
+
+func (e *Engine) buildDefault(b *builder, res *chans.Result) bool {
+	g := b.g
+	type seen struct {
+		c    chans.ID
+		send bool
+	}
+	var done []seen
+	var counts []int32
+	// Each channel of the cases is read once, in the order of the cases.
+	for _, k := range b.o.op.Cases {
+		ci := e.info(g, k.Chan)
+		if ci == nil {
+			continue
+		}
+		first := !slices.ContainsFunc(done, func(s seen) bool { return s.c == k.Chan })
+		if first && !e.open(b, ci, false) {
+			return false
+		}
+		if ci.cap == 0 {
+			done = append(done, seen{k.Chan, k.Send})
+			continue
+		}
+		var t, h int
+		if !slices.Contains(done, seen{k.Chan, k.Send}) {
+			if k.Send {
+				t = countOf(g, g.Ev(b.read(ci.t, readOpts{free: true})).RF)
+				w, ok := writeCount(g, ci.h, t-ci.cap)
+				if !ok {
+					return false // room
+				}
+				h = countOf(g, g.Ev(b.read(ci.h, readOpts{forced: true, target: w})).RF)
+			} else {
+				h = countOf(g, g.Ev(b.read(ci.h, readOpts{free: true})).RF)
+				w, _ := writeCount(g, ci.t, h)
+				t = countOf(g, g.Ev(b.read(ci.t, readOpts{forced: true, target: w})).RF)
+			}
+			done = append(done, seen{k.Chan, k.Send})
+		} else {
+			t, h = b.counts(ci, k.Send)
+		}
+		counts = append(counts, int32(t), int32(h))
+	}
+	res.Obs.Counts = counts
+	return true
+}
+
+// counts returns the counts an earlier case of the same select on the same
+// buffered channel, in the same direction, read.
+func (b *builder) counts(ci *chanInfo, send bool) (t, h int) {
+	g := b.g
+	for i := b.o.lead.I; i < b.i; i++ {
+		ev := g.Ev(graph.Pos{T: b.o.t, I: i})
+		switch ev.Loc {
+		case ci.t:
+			t = countOf(g, ev.RF)
+		case ci.h:
+			h = countOf(g, ev.RF)
+		}
+	}
+	return t, h
+}
+
+func (e *Engine) buildRendezvous(b *builder, opt option, ci *chanInfo, k chans.Case, res *chans.Result) bool {
+	g := b.g
+	offer := opt.offer
+	existed := g.Has(graph.Pos{T: b.o.t, I: b.i})
+	if existed {
+		// Replayed or rebuilt: the offer is the one the operation read,
+		// if it still reads one.
+		offer = g.Ev(graph.Pos{T: b.o.t, I: b.i}).RF
+	}
+	if offer.IsInit() || !g.Has(offer) || !isOffer(g, offer) {
+		return false
+	}
+	loc := g.Ev(offer).Loc
+	if !existed && !opt.steal && g.CoMax(loc) != offer {
+		return false // taken or withdrawn: only a steal reads it open
+	}
+	r := b.read(loc, readOpts{rmw: true, sync: true, target: offer, hasT: true})
+	if !e.open(b, ci, opt.beforeClose) {
+		return false
+	}
+	cases := offerCases(g, offer)
+	wc := opt.out.WithCase
+	if int(wc) >= len(cases) || cases[wc].Chan != k.Chan || cases[wc].Send == k.Send {
+		return false
+	}
+	tb := &takenBy{out: chans.Outcome{Case: wc, With: b.o.t, WithCase: opt.out.Case}}
+	if k.Send {
+		tb.v = k.V
+	} else {
+		res.V, res.OK = cases[wc].V, true
+	}
+	res.Sync, res.Obs.Partner = token(offer), token(offer)
+	b.write(r, event.Value{N: offerTaken, P: tb})
+	return true
+}
+
+func (e *Engine) buildClosed(b *builder, ci *chanInfo, k chans.Case, res *chans.Result) bool {
+	r := b.read(ci.cl, readOpts{sync: !k.Send})
+	if !closed(b.g, b.g.Ev(r).RF) {
+		return false
+	}
+	if k.Send {
+		res.Panic = "send on closed channel"
+	} else {
+		res.Sync = token(b.g.Ev(r).RF)
+	}
+	return true
+}
+
+func (e *Engine) buildSend(b *builder, ci *chanInfo, k chans.Case, res *chans.Result) bool {
+	g := b.g
+	if r := b.read(ci.cl, readOpts{free: true}); closed(g, g.Ev(r).RF) {
+		res.Panic = "send on closed channel"
+		return true
+	}
+	tr := b.read(ci.t, readOpts{rmw: true, free: true, target: b.mainTarget(), hasT: b.hasMain()})
+	n := countOf(g, g.Ev(tr).RF)
+	if n >= ci.cap {
+		w, ok := writeCount(g, ci.h, n-ci.cap+1)
+		if !ok {
+			return false // full
+		}
+		b.read(ci.h, readOpts{sync: true, forced: true, target: w}) // the receive that made room
+		res.Sync = token(g.Leader(w))
+	}
+	res.Obs.Index = n
+	b.write(tr, event.Value{N: uint64(n + 1), P: k.V.P})
+	return true
+}
+
+func (e *Engine) buildRecv(b *builder, ci *chanInfo, res *chans.Result) bool {
+	g := b.g
+	hr := b.read(ci.h, readOpts{rmw: true, free: true, target: b.mainTarget(), hasT: b.hasMain()})
+	n := countOf(g, g.Ev(hr).RF)
+	if w, ok := writeCount(g, ci.t, n+1); ok {
+		b.read(ci.t, readOpts{sync: true, forced: true, target: w})
+		res.V, res.OK = event.Value{P: g.Value(w).P}, true
+		res.Sync, res.Obs.Partner, res.Obs.Index = token(g.Leader(w)), token(g.Leader(w)), n
+		b.write(hr, event.Value{N: uint64(n + 1)})
+		return true
+	}
+	// Empty: the receive returns only because the channel is closed.
+	w, _ := writeCount(g, ci.t, n)
+	b.read(ci.t, readOpts{forced: true, target: w})
+	r := b.read(ci.cl, readOpts{sync: true})
+	if !closed(g, g.Ev(r).RF) {
+		return false
+	}
+	res.Sync = token(g.Ev(r).RF)
+	return true
+}
+
+// mainTarget and hasMain give the write the operation's main read must read
+// when its option says so.
+func (b *builder) mainTarget() graph.Pos { return b.opt.main }
+func (b *builder) hasMain() bool         { return b.opt.hasMain }
