@@ -53,6 +53,7 @@ type goroutine struct {
 	children    int32  // goroutines spawned so far
 	vars        int32  // symbolic variables created so far
 	discovering bool   // runs until its first operation, then hands back
+	returned    bool   // its function returned
 	finished    bool   // performed its End
 	exited      bool   // its function is over (returned, panicked, aborted)
 	pos         Pos    // of Pending, when tracing
@@ -62,6 +63,7 @@ type goroutine struct {
 func (g *goroutine) run() {
 	defer g.exit()
 	g.fn()
+	g.returned = true
 	g.finish()
 }
 
@@ -76,23 +78,28 @@ func (g *goroutine) finish() {
 	x.next = x.dispatch()
 }
 
-// exit ends the goroutine whichever way its function stopped.
+// exit ends the goroutine whichever way its function stopped. The goroutine
+// counts as exited (its worker free or dead) only once exit is over: a
+// goroutine ended by runtime.Goexit still performs its End from here, and
+// may park in it.
 func (g *goroutine) exit() {
-	g.exited = true
 	r := recover()
 	x := g.x
 	if _, ok := r.(abortSignal); ok || x.aborting {
+		g.exited = true
 		return
 	}
 	if r == nil {
-		if !g.finished {
-			// runtime.Goexit in the program ends the goroutine, as in Go. The
-			// coroutine cannot survive it.
+		if !g.returned {
+			// runtime.Goexit in the program ends the goroutine, as in Go:
+			// its deferred calls have run. The coroutine cannot survive it.
 			g.w.dead = true
-			g.finish()
+			g.goexit()
 		}
+		g.exited = true
 		return
 	}
+	g.exited = true
 	if x.over {
 		return
 	}
@@ -112,6 +119,26 @@ func (g *goroutine) exit() {
 		G:       g.ID,
 		Stack:   stack,
 	})
+}
+
+// goexit ends a goroutine that called runtime.Goexit, as a return. Its End
+// may park: exit sets exited only after it, so that the driver keeps the
+// goroutine's worker meanwhile.
+func (g *goroutine) goexit() {
+	if g.x.over {
+		return
+	}
+	// The End may park, and the execution end and be unwound meanwhile:
+	// the abort's signal must stop here, or it would escape the coroutine
+	// (iter.Pull hands it to the driver) as a panic of the driver.
+	defer func() {
+		if r := recover(); r != nil {
+			if _, ok := r.(abortSignal); !ok {
+				panic(r)
+			}
+		}
+	}()
+	g.finish()
 }
 
 // park hands the turn back to the driver until the goroutine is resumed.
