@@ -121,11 +121,30 @@ func (g *goroutine) exit() {
 	})
 }
 
-// goexit ends a goroutine that called runtime.Goexit, as a return. Its End
-// may park: exit sets exited only after it, so that the driver keeps the
-// goroutine's worker meanwhile.
+// goexit ends a goroutine that called runtime.Goexit: as a return, unless
+// testing's FailNow (t.Fatal, t.FailNow...) called it, which is the test
+// failing in this execution: a bug. Its End may park: exit sets exited
+// only after it, so that the driver keeps the goroutine's worker meanwhile.
 func (g *goroutine) goexit() {
-	if g.x.over {
+	x := g.x
+	if x.over {
+		return
+	}
+	stack, at, failNow := goexitStack()
+	if failNow {
+		if x.tracer != nil {
+			g.pos = at
+		}
+		who := fmt.Sprintf("g%d", g.ID)
+		if g.ID == 0 {
+			who = "the body (g0)"
+		}
+		x.fail(&engine.Bug{
+			Kind:    engine.AssertionFailed,
+			Message: who + " called t.FailNow (by t.Fatal, t.Fatalf or t.FailNow): the test fails in this execution; the test's log has its message",
+			G:       g.ID,
+			Stack:   stack,
+		})
 		return
 	}
 	// The End may park, and the execution end and be unwound meanwhile:
@@ -212,6 +231,46 @@ func panicStack() (stack string, at Pos, internal bool) {
 		}
 		if !more {
 			return b.String(), at, internal
+		}
+	}
+}
+
+// goexitStack returns the stack of a goroutine that runtime.Goexit ends,
+// from the frame that called it (or that called testing's FailNow) to the
+// goroutine's function, the position of that frame, and whether a FailNow
+// method (testing.(*common).FailNow, or that of another testing.TB) called
+// Goexit. It must be called from a deferred function that Goexit runs.
+func goexitStack() (stack string, at Pos, failNow bool) {
+	var pcs [64]uintptr
+	n := runtime.Callers(1, pcs[:])
+	frames := runtime.CallersFrames(pcs[:n])
+	var b strings.Builder
+	origin := false // the next frames are the callers of Goexit
+	for {
+		f, more := frames.Next()
+		switch {
+		case f.Function == "runtime.Goexit":
+			origin = true
+			b.Reset()
+			at, failNow = Pos{}, false
+			continue
+		case origin && (strings.HasPrefix(f.Function, "testing.") || strings.HasSuffix(f.Function, ".FailNow")):
+			// testing's FailNow, and Fatal or Fatalf that call it; or the
+			// FailNow of another testing.TB.
+			if strings.HasSuffix(f.Function, ".FailNow") {
+				failNow = true
+			}
+			continue
+		}
+		origin = false
+		if !isWeftFrame(f.Function) && !strings.HasPrefix(f.Function, "runtime.") && !strings.HasPrefix(f.Function, "iter.") {
+			if at.File == "" {
+				at = Pos{Func: f.Function, File: f.File, Line: f.Line}
+			}
+			fmt.Fprintf(&b, "%s\n\t%s:%d\n", f.Function, f.File, f.Line)
+		}
+		if !more {
+			return b.String(), at, failNow
 		}
 	}
 }
