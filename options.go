@@ -12,8 +12,9 @@ import (
 
 // An Option configures Check and Explore. Every option can also be set from
 // the environment (WEFT_ENGINE, WEFT_MAX_EXECUTIONS, WEFT_TIMEOUT, WEFT_SEED,
-// WEFT_REPLAY, WEFT_PROGRESS, WEFT_MAX_STEPS, WEFT_ALL_BUGS), which overrides
-// the options given in code so that `go test` users need no code change.
+// WEFT_REPLAY, WEFT_PROGRESS, WEFT_MAX_STEPS, WEFT_ALL_BUGS,
+// WEFT_STALL_TIMEOUT), which overrides the options given in code so that
+// `go test` users need no code change.
 type Option func(*config)
 
 type config struct {
@@ -28,6 +29,8 @@ type config struct {
 	progressFile  string // WEFT_PROGRESS=FILE
 	solver        string
 	domain        *[2]int64
+	stall         time.Duration
+	stallSet      bool
 }
 
 // WithEngine selects the exploration engine: "condpor" (the default)
@@ -53,6 +56,20 @@ func WithSeed(seed uint64) Option { return func(c *config) { c.seed = seed } }
 // execution before a StepLimit bug (an infinite loop or a livelock) is
 // reported. The default is 100,000.
 func WithMaxSteps(n int) Option { return func(c *config) { c.maxSteps = n } }
+
+// WithStallTimeout bounds how long a goroutine of the program may run
+// without a weft operation (Var, sync, atomic, channel, Go, Join, Assert...)
+// before the check gives up with a StepLimit bug that shows the goroutine's
+// stack: it loops in plain Go, or blocks on something weft does not model
+// (a channel, mutex or WaitGroup of the standard library, time.Sleep, I/O).
+// The default is 10 seconds; once WithTimeout's time has passed, one second
+// is enough. Go cannot stop a goroutine, so weft abandons it, and the check
+// returns without it (see Limits in weft's README). d = 0 turns the bound
+// off, as one may want under a debugger, whose breakpoints stop the
+// program but not the clock; WithTimeout still ends a stalled execution.
+func WithStallTimeout(d time.Duration) Option {
+	return func(c *config) { c.stall, c.stallSet = d, true }
+}
 
 // WithAllBugs keeps exploring after a bug, reporting each distinct bug once.
 func WithAllBugs() Option { return func(c *config) { c.allBugs = true } }
@@ -99,6 +116,9 @@ func newConfig(opts []Option) (*config, error) {
 	if c.timeout < 0 {
 		return nil, fmt.Errorf("WithTimeout(%v): the timeout must not be negative", c.timeout)
 	}
+	if c.stall < 0 {
+		return nil, fmt.Errorf("WithStallTimeout(%v): the bound must not be negative (0 turns it off)", c.stall)
+	}
 	if d := c.domain; d != nil && d[0] > d[1] {
 		return nil, fmt.Errorf("WithExplicitDomain(%d, %d): the domain is empty", d[0], d[1])
 	}
@@ -135,6 +155,16 @@ func (c *config) fromEnv(lookup func(string) (string, bool)) error {
 		}
 		c.timeout = d
 	}
+	if v, ok := get("WEFT_STALL_TIMEOUT"); ok {
+		d, err := time.ParseDuration(v)
+		if err != nil {
+			return fmt.Errorf("WEFT_STALL_TIMEOUT=%q: not a duration such as 30s or 5m", v)
+		}
+		if d < 0 {
+			return fmt.Errorf("WEFT_STALL_TIMEOUT=%q: must not be negative", v)
+		}
+		c.stall, c.stallSet = d, true
+	}
 	if v, ok := get("WEFT_SEED"); ok {
 		n, err := strconv.ParseUint(v, 0, 64)
 		if err != nil {
@@ -168,4 +198,16 @@ func (c *config) fromEnv(lookup func(string) (string, bool)) error {
 		}
 	}
 	return nil
+}
+
+// stallTimeout is the runtime's Config.StallTimeout: 0 for the default,
+// negative for none.
+func (c *config) stallTimeout() time.Duration {
+	switch {
+	case !c.stallSet:
+		return 0
+	case c.stall == 0:
+		return -1
+	}
+	return c.stall
 }

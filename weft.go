@@ -99,7 +99,7 @@ func explore(body func(), opts []Option) (Result, error) {
 		if err != nil {
 			return Result{}, fmt.Errorf("weft: WEFT_REPLAY/WithReplay: %w", err)
 		}
-		rep := runtime.Run(body, runtime.Config{Engine: replay.New(sched, conc.Config), Concolic: conc.Config, MaxSteps: c.maxSteps, Trace: true})
+		rep := runtime.Run(body, runtime.Config{Engine: replay.New(sched, conc.Config), Concolic: conc.Config, MaxSteps: c.maxSteps, Trace: true, StallTimeout: c.stallTimeout()})
 		res := newResult("replay", rep)
 		for _, f := range rep.Bugs {
 			res.Bugs = append(res.Bugs, &Bug{Kind: BugKind(f.Bug.Kind), Message: f.Bug.Message, Trace: newTrace(report.New(f.Trace)), Replay: c.replay})
@@ -117,6 +117,7 @@ func explore(body func(), opts []Option) (Result, error) {
 		Timeout:       c.timeout,
 		MaxSteps:      c.maxSteps,
 		AllBugs:       c.allBugs,
+		StallTimeout:  c.stallTimeout(),
 	}
 	p, err := newProgress(c)
 	if err != nil {
@@ -131,7 +132,7 @@ func explore(body func(), opts []Option) (Result, error) {
 	res := newResult(c.engine, rep)
 	res.SolverCalls, res.SolverTime = conc.stats()
 	for _, f := range rep.Bugs {
-		res.Bugs = append(res.Bugs, reproduce(body, prog, f, c.maxSteps, conc.Config))
+		res.Bugs = append(res.Bugs, reproduce(body, prog, f, c, conc.Config))
 	}
 	return res, nil
 }
@@ -139,13 +140,13 @@ func explore(body func(), opts []Option) (Result, error) {
 // reproduce replays a bug's execution once with tracing on to build its
 // report. A replay that does not reproduce the bug means the program is
 // nondeterministic, which is reported instead.
-func reproduce(body func(), prog uint32, f runtime.Found, maxSteps int, conc *concolic.Config) *Bug {
+func reproduce(body func(), prog uint32, f runtime.Found, c *config, conc *concolic.Config) *Bug {
 	b := &Bug{Kind: BugKind(f.Bug.Kind), Message: f.Bug.Message}
 	if f.Bug.NoReplay {
 		return b
 	}
 	run := func(sched []engine.Choice, trace bool) *runtime.Report {
-		return runtime.Run(body, runtime.Config{Engine: replay.New(sched, conc), Concolic: conc, MaxSteps: maxSteps, Trace: trace})
+		return runtime.Run(body, runtime.Config{Engine: replay.New(sched, conc), Concolic: conc, MaxSteps: c.maxSteps, Trace: trace, StallTimeout: c.stallTimeout()})
 	}
 	m := minimal(f, run)
 	b.Replay = token.Encode(prog, m.Schedule)

@@ -27,13 +27,12 @@ type Handle struct {
 func running(what string) (*execution, *goroutine) {
 	x := current.Load()
 	if x == nil {
-		if d := active.Load(); d != nil {
-			d.strayCall(what)
-		}
-		panic(fmt.Sprintf("weft: %s called outside a running check (use it inside the body given to weft.Check or weft.Explore)", what))
+		foreign(what)
+		panic(outside(what))
 	}
 	if gp := getg(); gp != 0 && gp != x.curG.Load() {
-		x.d.strayCall(what)
+		foreign(what)
+		panic(outside(what))
 	}
 	if x.aborting {
 		panic(abortSignal{})
@@ -41,14 +40,46 @@ func running(what string) (*execution, *goroutine) {
 	return x, x.cur
 }
 
+func outside(what string) string {
+	return fmt.Sprintf("weft: %s called outside a running check (use it inside the body given to weft.Check or weft.Explore)", what)
+}
+
+// foreign handles a weft operation called by a goroutine that does not hold
+// the turn of the running execution (if any). It returns only when the
+// goroutine was started outside any check: its caller then panics. A
+// goroutine started with the go statement inside the running check (a
+// stray) makes the check report a misuse, and ends; a goroutine of an
+// abandoned execution (see watchdog.go), or started by one, or by
+// goroutines that ended when no check runs, ends quietly: it must not touch
+// the running check, and there is no check to report to. It is the slow
+// path: it reads the stacks of all goroutines.
+func foreign(what string) {
+	o := whose()
+	if o == ownerOutside {
+		return
+	}
+	if o != ownerAbandoned {
+		if d := active.Load(); d != nil {
+			d.strayCall(what)
+		}
+	}
+	runtime.Goexit()
+}
+
 // strayCall handles a weft operation called by a goroutine that weft does
 // not run (one started with the go statement): it must not touch the
 // execution, which another goroutine is running. The check reports it and
-// the goroutine ends, as with runtime.Goexit.
+// the goroutine ends, as with runtime.Goexit. If the execution does not
+// notice it soon (its goroutine may be waiting for this one on a real
+// channel), the watchdog ends the check.
 func (d *driver) strayCall(what string) {
 	p := callerPos()
 	msg := fmt.Sprintf("%s was called at %s:%d by a goroutine that weft does not run: start goroutines with weft.Go, not the go statement", what, p.File, p.Line)
 	d.stray.CompareAndSwap(nil, &msg)
+	select {
+	case d.wake <- struct{}{}:
+	default:
+	}
 	runtime.Goexit()
 }
 

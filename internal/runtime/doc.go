@@ -21,4 +21,10 @@
 //
 // Only one check runs at a time in a process: the running execution is the
 // only global state, and a second check waits for the first to finish.
+//
+// A goroutine of the program that never hands the turn back (a loop in
+// plain Go, a real channel) would hold the driver forever: a watchdog in
+// Run's goroutine gives such an execution up without unwinding it (its
+// goroutines are left where they are, abandoned) and releases the global
+// state (see watchdog.go).
 package runtime

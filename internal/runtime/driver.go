@@ -36,6 +36,10 @@ type Config struct {
 	// statistics so far.
 	Progress         func(Stats)
 	ProgressInterval time.Duration
+	// StallTimeout bounds the time a goroutine of the program may run
+	// without a weft operation before the watchdog abandons the execution
+	// (see watchdog.go): 0 is DefaultStallTimeout, negative is no bound.
+	StallTimeout time.Duration
 }
 
 // Stats are the running totals of an exploration.
@@ -70,7 +74,9 @@ type Report struct {
 const DefaultMaxSteps = 100_000
 
 // Run explores body with cfg.Engine until the engine has no execution left,
-// a limit is reached, or (unless cfg.AllBugs) a bug is found.
+// a limit is reached, or (unless cfg.AllBugs) a bug is found. It returns
+// even when a goroutine of the program never hands the turn back (see
+// watchdog.go).
 func Run(body func(), cfg Config) *Report {
 	checks.Lock()
 	defer checks.Unlock()
@@ -80,12 +86,17 @@ func Run(body func(), cfg Config) *Report {
 	if cfg.ProgressInterval <= 0 {
 		cfg.ProgressInterval = 250 * time.Millisecond
 	}
-	d := &driver{cfg: cfg, body: body, ids: map[uint64]int32{}, vars: map[uint64]int32{}, start: time.Now(), seen: map[string]bool{}}
+	d := &driver{cfg: cfg, body: body, ids: map[uint64]int32{}, vars: map[uint64]int32{}, start: time.Now(), seen: map[string]bool{}, wake: make(chan struct{}, 1)}
 	d.lastProgress = d.start
 	active.Store(d)
 	done := make(chan struct{})
 	go d.main(done)
-	<-done
+	if r := d.watch(done); r != nil {
+		// The execution was abandoned: its goroutines, and the driver, are
+		// left where they are; abandon released the global state.
+		r.Elapsed = time.Since(d.start)
+		return r
+	}
 	current.Store(nil)
 	active.Store(nil)
 	for _, w := range d.idle {
@@ -107,6 +118,11 @@ const (
 // driver runs the executions of one exploration. Its loop can be resumed on
 // a fresh goroutine if a goroutine of the program kills it with
 // runtime.Goexit.
+//
+// Run's goroutine watches it (watchdog.go) and may abandon it: the driver
+// then stops at the first chance it gets and touches no global state again.
+// It publishes a new execution in current under mu, which the watchdog
+// holds to abandon it, and withdraws it with a CompareAndSwap.
 type driver struct {
 	cfg          Config
 	body         func()
@@ -125,6 +141,19 @@ type driver struct {
 	// stray holds the first message about a weft operation called from a
 	// goroutine that weft does not run.
 	stray atomic.Pointer[string]
+	// wake tells the watchdog that stray was set.
+	wake chan struct{}
+	// beat is set by the watchdog and cleared by the next operation: the
+	// only cost of the watchdog on the operations (a load, and a store once
+	// per tick).
+	beat atomic.Uint32
+	// abandoned is set, under mu, when the watchdog gives the exploration
+	// up.
+	abandoned atomic.Bool
+	mu        sync.Mutex
+	// unwinding is set while the driver unwinds an execution whose outcome
+	// (x.ending) is decided.
+	unwinding atomic.Bool
 }
 
 // main runs the loop, restarting it on a new goroutine when runtime.Goexit
@@ -134,6 +163,9 @@ func (d *driver) main(done chan struct{}) {
 	normal := false
 	defer func() {
 		if !normal {
+			if d.abandoned.Load() {
+				return
+			}
 			go d.main(done)
 			return
 		}
@@ -145,6 +177,9 @@ func (d *driver) main(done chan struct{}) {
 
 func (d *driver) loop() {
 	for !d.done {
+		if d.abandoned.Load() {
+			return
+		}
 		switch d.phase {
 		case phaseBetween:
 			if !d.begin() {
@@ -157,6 +192,9 @@ func (d *driver) loop() {
 			d.phase = phaseAborting
 		case phaseAborting:
 			d.abort()
+			if d.abandoned.Load() {
+				return
+			}
 			d.finish()
 			d.phase = phaseBetween
 		}
@@ -193,7 +231,17 @@ func (d *driver) begin() bool {
 		d.report.Exhaustive = x.eng.Exhaustive()
 		return false
 	}
+	d.mu.Lock()
+	if d.abandoned.Load() {
+		d.mu.Unlock()
+		return false
+	}
+	d.unwinding.Store(false)
 	current.Store(x)
+	d.mu.Unlock()
+	if d.beat.Load() != 0 {
+		d.beat.Store(0) // the driver moves on: progress, for the watchdog
+	}
 	main := x.newGoroutine(0, -1, d.body)
 	if x.tracer != nil {
 		x.tracer.spawn(main, Pos{})
@@ -211,6 +259,9 @@ func (d *driver) drive() {
 		x.cur = g
 		x.curG.Store(g.w.gp)
 		g.w.resume()
+		if d.abandoned.Load() {
+			return
+		}
 		if g.exited {
 			d.retire(g)
 		}
@@ -225,6 +276,10 @@ func (d *driver) drive() {
 // abort unwinds the goroutines still parked in the execution.
 func (d *driver) abort() {
 	x := d.x
+	d.unwinding.Store(true)
+	if d.abandoned.Load() {
+		return
+	}
 	x.aborting = true
 	for _, g := range x.gs {
 		if g == nil || g.exited || g.w == nil {
@@ -233,9 +288,14 @@ func (d *driver) abort() {
 		x.cur = g
 		x.curG.Store(g.w.gp)
 		g.w.resume()
+		if d.abandoned.Load() {
+			return
+		}
 		d.retire(g)
 	}
-	current.Store(nil)
+	// Not Store: the watchdog may have given the exploration up, and a
+	// later check be running.
+	current.CompareAndSwap(x, nil)
 }
 
 // finish accounts for the execution that just ended.

@@ -70,7 +70,7 @@ func (g *goroutine) run() {
 // finish performs the goroutine's End and hands the turn on.
 func (g *goroutine) finish() {
 	x := g.x
-	if x.aborting || x.over {
+	if x.aborting || x.over || x.d.abandoned.Load() {
 		return
 	}
 	g.op(event.Label{Kind: event.End, Obj: -1})
@@ -85,6 +85,11 @@ func (g *goroutine) finish() {
 func (g *goroutine) exit() {
 	r := recover()
 	x := g.x
+	if x.d.abandoned.Load() {
+		// The watchdog gave the execution up: nothing of it may move.
+		g.exited = true
+		return
+	}
 	if _, ok := r.(abortSignal); ok || x.aborting {
 		g.exited = true
 		return
@@ -171,6 +176,9 @@ func (g *goroutine) park() {
 // engine picks another one.
 func (g *goroutine) op(lab event.Label) event.Result {
 	x := g.x
+	if x.d.beat.Load() != 0 {
+		x.d.beat.Store(0) // for the watchdog: an operation happened
+	}
 	g.Pending = lab
 	if x.tracer != nil {
 		g.pos = callerPos()

@@ -1,0 +1,280 @@
+package weft_test
+
+import (
+	goruntime "runtime"
+	"strings"
+	gosync "sync"
+	goatomic "sync/atomic"
+	"testing"
+	"time"
+
+	"weft.dev/weft"
+	"weft.dev/weft/atomic"
+	"weft.dev/weft/sync"
+)
+
+// TestStrayCallNeverHangs: a weft operation from a goroutine started with
+// the go statement is a Misuse bug, reported promptly whatever that
+// goroutine does next and however the body waits for it.
+func TestStrayCallNeverHangs(t *testing.T) {
+	for name, body := range map[string]func(){
+		"body waits on a real channel": func() {
+			var v weft.Var[int]
+			done := make(chan bool)
+			go func() {
+				v.Store(1)
+				done <- true
+			}()
+			<-done
+		},
+		"the stray blocks in a deferred call": func() {
+			var v weft.Var[int]
+			done, never := make(chan bool), make(chan bool)
+			go func() {
+				defer func() { <-never }()
+				v.Store(1)
+				done <- true
+			}()
+			<-done
+		},
+		"the stray loops in a deferred call": func() {
+			var v weft.Var[int]
+			var stop goatomic.Bool
+			done := make(chan bool)
+			go func() {
+				defer func() {
+					for !stop.Load() {
+						goruntime.Gosched()
+					}
+				}()
+				v.Store(1)
+			}()
+			go func() { time.Sleep(3 * time.Second); stop.Store(true) }()
+			<-done
+		},
+		"the stray returns": func() {
+			var m sync.Mutex
+			done := make(chan bool)
+			go func() {
+				defer close(done)
+				m.Lock()
+			}()
+			<-done
+			m.Lock()
+		},
+		"nobody waits": func() {
+			var v weft.Var[int]
+			go v.Store(1)
+			time.Sleep(10 * time.Millisecond)
+			var x atomic.Int32
+			x.Add(1)
+		},
+		"a weft goroutine waits": func() {
+			var v weft.Var[int]
+			weft.Go(func() {
+				done := make(chan bool)
+				go func() {
+					v.Load()
+					done <- true
+				}()
+				<-done
+			}).Join()
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			res, took := exploreWithin(t, body)
+			b := res.Bugs
+			if len(b) != 1 || b[0].Kind != weft.Misuse || !strings.Contains(b[0].Message, "start goroutines with weft.Go") || !strings.Contains(b[0].Message, "called at") {
+				t.Fatalf("got %v, want the misuse", b)
+			}
+			if !strings.Contains(b[0].Message, "Var.") && !strings.Contains(b[0].Message, "Mutex.Lock") {
+				t.Errorf("the message does not name the call: %s", b[0].Message)
+			}
+			if took > 5*time.Second {
+				t.Errorf("took %v", took)
+			}
+		})
+	}
+	// Check reports it, with the same words.
+	ft := &fakeT{TB: t}
+	within(t, guard, func() {
+		weft.Check(ft, func() {
+			var v weft.Var[int]
+			done := make(chan bool)
+			go func() {
+				v.Store(1)
+				done <- true
+			}()
+			<-done
+		})
+	})
+	if len(ft.errors) != 1 || !strings.Contains(ft.errors[0], "start goroutines with weft.Go") {
+		t.Errorf("Check reported %q", ft.errors)
+	}
+}
+
+// spin loops in plain Go until stop is set, as an unbounded loop would.
+func spin(stop *goatomic.Bool) {
+	for !stop.Load() {
+	}
+}
+
+// TestStallIsReported: a goroutine that runs or blocks without a weft
+// operation is reported, with its stack, and abandoned; the check returns.
+func TestStallIsReported(t *testing.T) {
+	stall := weft.WithStallTimeout(200 * time.Millisecond)
+	var stop goatomic.Bool
+	defer stop.Store(true)
+	var mu gosync.Mutex
+	mu.Lock()
+	defer mu.Unlock()
+	var wg gosync.WaitGroup
+	wg.Add(1)
+	defer wg.Done()
+	never := make(chan bool)
+	defer close(never)
+	for _, c := range []struct {
+		name  string
+		body  func()
+		opts  []weft.Option
+		wants []string
+		max   time.Duration
+	}{
+		{"a goroutine spins", func() {
+			var x atomic.Int32
+			g := weft.Go(func() {
+				x.Add(1)
+				spin(&stop)
+			})
+			x.Add(1)
+			g.Join()
+		}, []weft.Option{stall}, []string{"goroutine g1 ran", "s without a weft operation: an unbounded loop?", "weft_test.spin", "stall_test.go:"}, 5 * time.Second},
+		{"the body spins on a variable weft does not see", func() {
+			var flag goatomic.Bool
+			var x atomic.Int32
+			weft.Go(func() {
+				x.Add(1)
+				flag.Store(true)
+			})
+			for !flag.Load() && !stop.Load() {
+			}
+		}, []weft.Option{stall}, []string{"the body's goroutine (g0) ran", "an unbounded loop?", "TestStallIsReported"}, 5 * time.Second},
+		{"the timeout ends a spin", func() {
+			weft.Go(func() { spin(&stop) })
+		}, []weft.Option{weft.WithTimeout(300 * time.Millisecond)}, []string{"an unbounded loop?", "the exploration's timeout had passed"}, 5 * time.Second},
+		{"the timeout ends a spin, the bound off", func() {
+			weft.Go(func() { spin(&stop) })
+		}, []weft.Option{weft.WithTimeout(300 * time.Millisecond), weft.WithStallTimeout(0)}, []string{"an unbounded loop?"}, 5 * time.Second},
+		{"a real channel", func() { <-never }, []weft.Option{stall}, []string{"blocked outside weft (a real channel, mutex or time.Sleep?)", "chan receive"}, 5 * time.Second},
+		{"a real mutex", func() {
+			var x atomic.Int32
+			weft.Go(func() { x.Add(1) })
+			x.Add(1)
+			mu.Lock()
+		}, []weft.Option{stall}, []string{"blocked outside weft"}, 5 * time.Second},
+		{"a real WaitGroup", func() { wg.Wait() }, []weft.Option{stall}, []string{"blocked outside weft"}, 5 * time.Second},
+		{"time.Sleep", func() { time.Sleep(time.Hour) }, []weft.Option{stall}, []string{"blocked outside weft", "sleep"}, 5 * time.Second},
+		{"a later execution stalls", func() {
+			var x atomic.Int32
+			g := weft.Go(func() { x.Add(1) })
+			if x.Load() == 1 {
+				<-never
+			}
+			g.Join()
+		}, []weft.Option{stall, weft.WithEngine("dfs")}, []string{"blocked outside weft"}, 5 * time.Second},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			res, took := exploreWithin(t, c.body, c.opts...)
+			b := oneBug(t, res, weft.StepLimit, c.wants...)
+			if took > c.max {
+				t.Errorf("took %v", took)
+			}
+			if res.Exhaustive || res.Complete+res.Blocked != res.Executions {
+				t.Errorf("statistics: %+v", res)
+			}
+			if b.Replay != "" {
+				t.Errorf("an abandoned execution has a replay token %s", b.Replay)
+			}
+		})
+	}
+	// The check is over; so is the next one, which runs normally.
+	res, _ := exploreWithin(t, bugPrograms[0].buggy)
+	oneBug(t, res, weft.AssertionFailed, "lost update")
+}
+
+// TestAbandonedGoroutinesStayAway: the goroutines of an abandoned execution
+// (its modelled goroutines and those they started with go) may wake up and
+// call weft operations during a later check: they end, and the later check
+// runs exactly as it would without them.
+func TestAbandonedGoroutinesStayAway(t *testing.T) {
+	later := func(release func()) func() {
+		var once gosync.Once
+		return func() {
+			once.Do(release)
+			var x atomic.Int32
+			for range 2 {
+				weft.Go(func() {
+					x.Add(1)
+					x.Add(1)
+				})
+			}
+			x.Load()
+		}
+	}
+	want, _ := exploreWithin(t, later(func() {}), weft.WithEngine("dfs"))
+
+	var stop goatomic.Bool
+	defer stop.Store(true)
+	wake := make(chan struct{})
+	woke := make(chan string, 8)
+	stuck := func() {
+		var v weft.Var[int]
+		var x atomic.Int32
+		g := weft.Go(func() {
+			defer func() {
+				woke <- "g1's deferred call"
+			}()
+			defer x.Add(1) // a weft operation in a deferred call
+			x.Add(1)
+			spin(&stop)
+			v.Store(1) // after the abandonment
+			woke <- "g1 went on"
+		})
+		go func() {
+			<-wake
+			defer func() { woke <- "the stray's deferred call" }()
+			v.Load()
+			woke <- "the stray went on"
+		}()
+		x.Add(1)
+		g.Join()
+	}
+	res, _ := exploreWithin(t, stuck, weft.WithStallTimeout(200*time.Millisecond))
+	oneBug(t, res, weft.StepLimit, "an unbounded loop?")
+
+	for _, eng := range []string{"dfs", "condpor"} {
+		got, _ := exploreWithin(t, later(func() {
+			// While this check runs, the abandoned goroutines wake up.
+			stop.Store(true)
+			close(wake)
+			for range 2 {
+				if m := <-woke; strings.Contains(m, "went on") {
+					t.Errorf("%s: an abandoned goroutine went on after a weft operation", m)
+				}
+			}
+		}), weft.WithEngine(eng))
+		if len(got.Bugs) != 0 || got.Exhaustive != true {
+			t.Errorf("%s: the later check found %v (exhaustive %v)", eng, got.Bugs, got.Exhaustive)
+		}
+		if eng == "dfs" && (got.Executions != want.Executions || got.Complete != want.Complete) {
+			t.Errorf("the later check ran %d executions (%d complete), want %d (%d)", got.Executions, got.Complete, want.Executions, want.Complete)
+		}
+		stop.Store(false)
+		wake = make(chan struct{})
+		if eng == "dfs" {
+			// Abandon another one for the condpor round.
+			res, _ := exploreWithin(t, stuck, weft.WithStallTimeout(200*time.Millisecond), weft.WithEngine("condpor"))
+			oneBug(t, res, weft.StepLimit, "an unbounded loop?")
+		}
+	}
+}
