@@ -72,7 +72,13 @@ type Bug struct {
 // Explore explores the executions of body and returns what it found. The
 // error is for misuse or a bad configuration only; bugs in the program under
 // test are in Result.Bugs.
+//
+// Checks do not nest: Explore (or Check) called by a goroutine of a running
+// check does not return: it is a Misuse bug of the running check. Checks
+// run one at a time in a process: one called while another runs (from a
+// parallel test) waits for it.
 func Explore(body func(), opts ...Option) (Result, error) {
+	runtime.Nested("weft.Explore")
 	res, err := explore(body, opts)
 	if err == nil {
 		err = writeGraph(res)
@@ -193,6 +199,7 @@ func engineNames() []string { return slices.Sorted(maps.Keys(engines)) }
 // to that file. It returns the statistics.
 func Check(t testing.TB, body func(), opts ...Option) Result {
 	t.Helper()
+	runtime.Nested("weft.Check")
 	res, err := Explore(body, opts...)
 	pkg := testPackage(callerPackage())
 	if rerr := recordCheck(pkg, t.Name(), res, err); rerr != nil {

@@ -83,6 +83,53 @@ func (d *driver) strayCall(what string) {
 	runtime.Goexit()
 }
 
+// Nested stops a check (what: "weft.Check", "weft.Explore") started from a
+// goroutine of a running check, which would wait forever for the running
+// check to end: in a modelled goroutine it is a Misuse bug of the running
+// check, and does not return; in a goroutine started with the go statement
+// inside the check it is a stray call. It returns when the caller is not a
+// goroutine of a check.
+func Nested(what string) {
+	if inWorker() {
+		Fail(engine.Misuse, what+" called inside a check: nested checks are not supported")
+	}
+	if active.Load() == nil {
+		return
+	}
+	switch whose() {
+	case ownerCheck:
+		if d := active.Load(); d != nil {
+			d.strayCall(what)
+		}
+	case ownerAbandoned:
+		runtime.Goexit()
+	}
+}
+
+// inWorker reports whether the caller runs on a worker: a modelled
+// goroutine of a running or abandoned check.
+func inWorker() bool {
+	pcs := make([]uintptr, 256)
+	for {
+		n := runtime.Callers(2, pcs)
+		if n < len(pcs) {
+			pcs = pcs[:n]
+			break
+		}
+		pcs = make([]uintptr, 2*len(pcs))
+	}
+	frames := runtime.CallersFrames(pcs)
+	for {
+		f, more := frames.Next()
+		if f.Function == runName {
+			return true
+		}
+		if !more {
+			return false
+		}
+	}
+}
+
 // Do performs the visible operation lab on o for the calling goroutine and
 // returns its result. what names the operation for misuse messages.
 func Do(o *Obj, lab event.Label, what string) event.Result {
