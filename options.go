@@ -14,7 +14,8 @@ import (
 // the environment (WEFT_ENGINE, WEFT_MAX_EXECUTIONS, WEFT_TIMEOUT, WEFT_SEED,
 // WEFT_REPLAY, WEFT_PROGRESS, WEFT_MAX_STEPS, WEFT_ALL_BUGS,
 // WEFT_STALL_TIMEOUT), which overrides the options given in code so that
-// `go test` users need no code change.
+// `go test` users need no code change. A variable with a value that does
+// not parse is an error that names it.
 type Option func(*config)
 
 type config struct {
@@ -132,36 +133,56 @@ func (c *config) fromEnv(lookup func(string) (string, bool)) error {
 		return strings.TrimSpace(v), ok && strings.TrimSpace(v) != ""
 	}
 	if v, ok := get("WEFT_ENGINE"); ok {
+		if _, known := engines[v]; !known {
+			return fmt.Errorf("WEFT_ENGINE=%q: unknown engine %q (available: %s)", v, v, strings.Join(engineNames(), ", "))
+		}
 		c.engine = v
 	}
-	if v, ok := get("WEFT_MAX_EXECUTIONS"); ok {
+	count := func(name, v string) (int, error) {
 		n, err := strconv.Atoi(v)
 		if err != nil {
-			return fmt.Errorf("WEFT_MAX_EXECUTIONS=%q: not a whole number", v)
+			return 0, fmt.Errorf("%s=%q: not a whole number", name, v)
+		}
+		if n < 0 {
+			return 0, fmt.Errorf("%s=%q: must not be negative", name, v)
+		}
+		return n, nil
+	}
+	duration := func(name, v string) (time.Duration, error) {
+		d, err := time.ParseDuration(v)
+		if err != nil {
+			return 0, fmt.Errorf("%s=%q: not a duration such as 30s or 5m", name, v)
+		}
+		if d < 0 {
+			return 0, fmt.Errorf("%s=%q: must not be negative", name, v)
+		}
+		return d, nil
+	}
+	if v, ok := get("WEFT_MAX_EXECUTIONS"); ok {
+		n, err := count("WEFT_MAX_EXECUTIONS", v)
+		if err != nil {
+			return err
 		}
 		c.maxExecutions = n
 	}
 	if v, ok := get("WEFT_MAX_STEPS"); ok {
-		n, err := strconv.Atoi(v)
+		n, err := count("WEFT_MAX_STEPS", v)
 		if err != nil {
-			return fmt.Errorf("WEFT_MAX_STEPS=%q: not a whole number", v)
+			return err
 		}
 		c.maxSteps = n
 	}
 	if v, ok := get("WEFT_TIMEOUT"); ok {
-		d, err := time.ParseDuration(v)
+		d, err := duration("WEFT_TIMEOUT", v)
 		if err != nil {
-			return fmt.Errorf("WEFT_TIMEOUT=%q: not a duration such as 30s or 5m", v)
+			return err
 		}
 		c.timeout = d
 	}
 	if v, ok := get("WEFT_STALL_TIMEOUT"); ok {
-		d, err := time.ParseDuration(v)
+		d, err := duration("WEFT_STALL_TIMEOUT", v)
 		if err != nil {
-			return fmt.Errorf("WEFT_STALL_TIMEOUT=%q: not a duration such as 30s or 5m", v)
-		}
-		if d < 0 {
-			return fmt.Errorf("WEFT_STALL_TIMEOUT=%q: must not be negative", v)
+			return err
 		}
 		c.stall, c.stallSet = d, true
 	}
