@@ -197,6 +197,13 @@ func engineNames() []string { return slices.Sorted(maps.Keys(engines)) }
 // and the two commands (weft test and go test) that rerun just that
 // execution. With WEFT_JSON set it also appends a JSON record of the check
 // to that file. It returns the statistics.
+//
+// t.FailNow (t.Fatal, t.Fatalf) called inside body, or in a goroutine it
+// starts, ends that goroutine, as runtime.Goexit does: weft reports it as an
+// AssertionFailed bug of that execution, with its trace, and stops
+// exploring; prefer Assert. See Limits in weft's README for what weft
+// cannot stop (goroutines started with go, loops without a weft operation,
+// blocking on what weft does not model).
 func Check(t testing.TB, body func(), opts ...Option) Result {
 	t.Helper()
 	runtime.Nested("weft.Check")
