@@ -91,6 +91,10 @@ type Event struct {
 	// operation (the value of the k-th send a k-th receive takes): it has
 	// no alternative to explore and no later write revisits it.
 	Forced bool
+	// Joins marks a forced read that only orders its event after the
+	// write: it reads that write's value, not the location at some point in
+	// time, and has no from-read edge to the writes after it.
+	Joins bool
 	// Sync marks a read of a channel's state whose reads-from edge is
 	// part of happens-before (see the engine's channel model).
 	Sync    bool

@@ -37,6 +37,9 @@ func (g *Graph) succs(p Pos, in func(Pos) bool, f func(Pos)) {
 			f(s)
 		}
 	case Read:
+		if ev.Joins {
+			break
+		}
 		if s, ok := g.coSuccIn(ev.Loc, ev.RF, in); ok && s != p {
 			f(s)
 		}

@@ -365,7 +365,8 @@ func (e *Engine) stealable(g *graph.Graph, p graph.Pos, base []int32) bool {
 	return false
 }
 
-// builder adds, or finds again, the events of one channel operation.
+// builder adds, or finds again, the events of one channel operation. A dry
+// builder adds nothing: it only says what the operation would read.
 type builder struct {
 	e      *Engine
 	f      *frame
@@ -376,11 +377,18 @@ type builder struct {
 	added  []graph.Pos // new writes, whose revisits are pushed at the end
 	base   []int32     // the porf view the operation starts from
 	opt    option
+	dry    bool
+	check  bool // check that what the operation reads is consistent
+	done   []rd // the reads so far
+	items  int  // the frame's alternatives before the operation's
 }
 
-// pendingW is a write part of the operation: after its read at r, at loc.
+// rd is a read of the operation: its event and the write it reads.
+type rd struct{ p, rf graph.Pos }
+
+// pendingW is a write part of the operation, right after its read r.
 type pendingW struct {
-	r   graph.Pos
+	r   rd
 	val event.Value
 }
 
@@ -428,38 +436,60 @@ type readOpts struct {
 	rmw    bool      // the operation writes the location too
 	sync   bool      // its reads-from edge is part of happens-before
 	forced bool      // it reads target, its only possible write
+	joins  bool      // forced, and only orders the operation after target (graph.Event.Joins)
 	target graph.Pos // the write it reads (with hasT), else the latest
 	hasT   bool
 	free   bool // other writes it may read are alternatives
+	// upTo, with hasUpTo, is the latest write a free read reads by
+	// default, instead of the coherence-latest: its alternatives are the
+	// ones before it.
+	upTo    graph.Pos
+	hasUpTo bool
 }
 
 // read adds (or finds) a read of loc and returns it.
-func (b *builder) read(loc int32, ro readOpts) graph.Pos {
+func (b *builder) read(loc int32, ro readOpts) rd {
+	r := b.read1(loc, ro)
+	b.done = append(b.done, r)
+	return r
+}
+
+func (b *builder) read1(loc int32, ro readOpts) rd {
 	p, ok := b.next()
-	if ok {
+	if ok && !b.dry {
 		ev := b.g.Ev(p)
 		if ev.Kind != graph.Read || ev.Loc != loc {
 			panic(fmt.Sprintf("weft: internal error: channel operation at %v: event %v is %v at %d, want a read of %d\n%v", b.o.lead, p, ev.Kind, ev.Loc, loc, b.g))
 		}
-		return p
+		return rd{p, ev.RF}
 	}
 	g := b.g
 	rf := g.CoMax(loc)
-	if ro.hasT || ro.forced {
+	if ro.hasT || ro.forced || ro.joins {
 		rf = ro.target
 	}
-	if ro.free && !ro.hasT && !ro.forced {
+	if b.dry {
+		return rd{graph.Init, rf}
+	}
+	if ro.hasUpTo {
+		rf = ro.upTo
+	}
+	if ro.free && !ro.hasT && !ro.forced && !ro.joins {
 		cands := b.e.coherent(g, loc, b.base)
+		if ro.hasUpTo {
+			cands = cands[:slices.Index(cands, rf)+1]
+		}
 		for _, w := range cands[:len(cands)-1] {
 			if b.e.chanReadable(g, loc, w, ro.rmw, b.base) {
 				b.f.items = append(b.f.items, item{kind: forwardRead, a: p, b: w})
 			}
 		}
 	}
-	return g.Add(p.T, graph.Event{
+	g.Add(p.T, graph.Event{
 		Lab: b.o.lab, Kind: graph.Read, RMW: ro.rmw, Cont: p != b.o.lead, Loc: loc, RF: rf,
-		Forced: ro.forced, Sync: ro.sync, AddedMax: rf == g.CoMax(loc), Revisitable: true,
+		Forced: ro.forced || ro.joins, Joins: ro.joins, Sync: ro.sync, AddedMax: rf == g.CoMax(loc), Revisitable: true,
 	}, ro.sync)
+	return rd{p, rf}
 }
 
 // chanReadable reports whether a read of a channel's state with porf view
@@ -480,7 +510,7 @@ func (e *Engine) chanReadable(g *graph.Graph, loc int32, w graph.Pos, rmw bool, 
 
 // write records a write part of the operation, to be added after its
 // reads: right after the write its read r read.
-func (b *builder) write(r graph.Pos, val event.Value) {
+func (b *builder) write(r rd, val event.Value) {
 	b.writes = append(b.writes, pendingW{r: r, val: val})
 }
 
@@ -489,8 +519,17 @@ func (b *builder) write(r graph.Pos, val event.Value) {
 func (b *builder) finish() buildStatus {
 	g := b.g
 	st := built
+	if b.dry {
+		return st
+	}
+	if b.check && g.Has(b.o.lead) && !g.Acyclic(b.o.lead) {
+		// What it reads is not one point in time: the outcome is not
+		// possible there (before its writes, whose conflicts with other
+		// updates are for the revisits they push to repair).
+		return invalid
+	}
 	for _, pw := range b.writes {
-		loc := g.Ev(pw.r).Loc
+		loc := g.Ev(pw.r.p).Loc
 		p, ok := b.next()
 		if ok {
 			ev := g.Ev(p)
@@ -501,21 +540,36 @@ func (b *builder) finish() buildStatus {
 			continue
 		}
 		w := g.Add(p.T, graph.Event{Lab: b.o.lab, Kind: graph.Write, RMW: true, Cont: true, Loc: loc, Val: pw.val, AddedMax: true, Revisitable: true}, false)
-		g.InsertCo(w, g.Ev(pw.r).RF)
+		g.InsertCo(w, pw.r.rf)
 		b.added = append(b.added, w)
 	}
+	var conflicts []int32
 	for _, pw := range b.writes {
-		src := g.Ev(pw.r).RF
-		for _, o := range g.Locs[g.Ev(pw.r).Loc].Reads {
-			if o != pw.r && g.Ev(o).RF == src && writesAfter(g, o) {
+		loc := g.Ev(pw.r.p).Loc
+		for _, o := range g.Locs[loc].Reads {
+			if o != pw.r.p && g.Ev(o).RF == pw.r.rf && writesAfter(g, o) {
 				st = conflict
+				conflicts = append(conflicts, loc)
 			}
 		}
 	}
+	if st == conflict {
+		// The graph is not an execution: only the revisits that order
+		// the two updates repair it, not the alternatives of its reads.
+		b.f.items = b.f.items[:b.items]
+	}
 	for _, w := range b.added {
+		if st == conflict && !slices.Contains(conflicts, g.Ev(w).Loc) {
+			continue
+		}
 		b.e.revisits(b.f, w)
-		if k := g.Locs[g.Ev(w).Loc].Kind; k == event.ChanCount || k == event.ChanClosed {
+		switch g.Locs[g.Ev(w).Loc].Kind {
+		case event.ChanCount, event.ChanClosed:
 			b.e.choiceRevisits(b.f, w)
+		case event.ChanOffer:
+			if g.Value(w).N == offerTaken {
+				b.e.handRevisit(b.f, w)
+			}
 		}
 	}
 	return st
@@ -528,6 +582,36 @@ func (b *builder) finish() buildStatus {
 func (e *Engine) build(f *frame, o *cop, opt option) (chans.Result, buildStatus) {
 	b := &builder{e: e, f: f, g: f.g, o: o, i: o.lead.I, opt: opt}
 	b.base, _ = baseView(f.g, o.t)
+	return e.buildWith(b)
+}
+
+// rebuild is build for an alternative or a revisit, whose reads may read
+// writes that no single point in time shows: such an outcome is not
+// possible.
+func (e *Engine) rebuild(f *frame, o *cop, opt option) (chans.Result, buildStatus) {
+	b := &builder{e: e, f: f, g: f.g, o: o, i: o.lead.I, opt: opt, check: true}
+	b.base, _ = baseView(f.g, o.t)
+	return e.buildWith(b)
+}
+
+// buildWith is build with the builder b. An outcome that turns out not
+// possible leaves the graph and the alternatives as they were.
+func (e *Engine) buildWith(b *builder) (chans.Result, buildStatus) {
+	g := b.g
+	b.items = len(b.f.items)
+	n := int32(len(g.Threads[b.o.t].Events))
+	res, st := e.build1(b)
+	if st == invalid && !b.dry {
+		b.f.items = b.f.items[:b.items]
+		for i := int32(len(g.Threads[b.o.t].Events)) - 1; i >= n; i-- {
+			g.RemoveEvent(graph.Pos{T: b.o.t, I: i})
+		}
+	}
+	return res, st
+}
+
+func (e *Engine) build1(b *builder) (chans.Result, buildStatus) {
+	f, o, opt := b.f, b.o, b.opt
 	g := f.g
 	res := chans.Result{Sync: chans.NoToken, Obs: chans.Observation{Partner: chans.NoToken}}
 	switch o.lab.Kind {
@@ -554,7 +638,10 @@ func (e *Engine) build(f *frame, o *cop, opt option) (chans.Result, buildStatus)
 	}
 	out := opt.out
 	var lead graph.Pos
-	if e.hasChoice(g, o) {
+	switch {
+	case e.hasChoice(g, o) && b.dry:
+		b.i++
+	case e.hasChoice(g, o):
 		lead = b.choice(out)
 	}
 	if o.lab.Kind == event.ChanWait {
@@ -565,13 +652,15 @@ func (e *Engine) build(f *frame, o *cop, opt option) (chans.Result, buildStatus)
 			ro = readOpts{sync: true, forced: true, target: w}
 		}
 		r := b.read(sl, ro)
-		if w := g.Ev(r).RF; w != self {
+		if w := r.rf; w != self {
 			// Another operation took the offer: the wait takes what it
 			// was handed.
-			g.Ev(r).RMW, g.Ev(r).Forced = false, true
 			tb := g.Value(w).P.(*takenBy)
-			ev := g.Ev(lead)
-			ev.Outcome, ev.With = tb.out.Alt(), tb.out.With1()
+			if !b.dry {
+				g.Ev(r.p).RMW, g.Ev(r.p).Forced = false, true
+				ev := g.Ev(lead)
+				ev.Outcome, ev.With = tb.out.Alt(), tb.out.With1()
+			}
 			res.Case, res.V, res.OK = tb.out.Case, tb.v, true
 			res.Sync, res.Obs.Partner = token(g.Leader(w)), token(g.Leader(w))
 			return res, b.finish()
@@ -644,7 +733,7 @@ func (e *Engine) buildClose(b *builder) (chans.Result, buildStatus) {
 		return res, built
 	}
 	r := b.read(ci.cl, readOpts{rmw: true, free: true})
-	if closed(g, g.Ev(r).RF) {
+	if closed(g, r.rf) {
 		res.Panic = "close of closed channel"
 		return res, built
 	}
@@ -660,8 +749,12 @@ func (e *Engine) buildLen(b *builder) (chans.Result, buildStatus) {
 		b.nop()
 		return res, built
 	}
-	t := countOf(g, g.Ev(b.read(ci.t, readOpts{free: true})).RF)
-	h := countOf(g, g.Ev(b.read(ci.h, readOpts{free: true})).RF)
+	t := countOf(g, b.read(ci.t, readOpts{free: true}).rf)
+	// A channel never had more receives than sends: the receives it sees
+	// are at most the t first.
+	co := g.Locs[ci.h].Co
+	last, _ := writeCount(g, ci.h, min(t, len(co)-1))
+	h := countOf(g, b.read(ci.h, readOpts{free: true, upTo: last, hasUpTo: true}).rf)
 	if h > t {
 		return res, invalid // not a point in time
 	}
@@ -677,7 +770,7 @@ func (e *Engine) open(b *builder, ci *chanInfo, beforeClose bool) bool {
 	if beforeClose {
 		ro = readOpts{target: b.g.Locs[ci.cl].Co[0], hasT: true}
 	}
-	return !closed(b.g, b.g.Ev(b.read(ci.cl, ro)).RF)
+	return !closed(b.g, b.read(ci.cl, ro).rf)
 }
 
 // writeCount returns the write of counter loc that holds n.
@@ -704,7 +797,7 @@ func (e *Engine) buildDefault(b *builder, res *chans.Result) bool {
 			continue
 		}
 		first := !slices.ContainsFunc(done, func(s seen) bool { return s.c == k.Chan })
-		if first && !e.open(b, ci, false) {
+		if first && !e.open(b, ci, b.opt.beforeClose) {
 			return false
 		}
 		if ci.cap == 0 {
@@ -714,16 +807,16 @@ func (e *Engine) buildDefault(b *builder, res *chans.Result) bool {
 		var t, h int
 		if !slices.Contains(done, seen{k.Chan, k.Send}) {
 			if k.Send {
-				t = countOf(g, g.Ev(b.read(ci.t, readOpts{free: true})).RF)
+				t = countOf(g, b.read(ci.t, readOpts{free: true}).rf)
 				w, ok := writeCount(g, ci.h, t-ci.cap)
 				if !ok {
 					return false // room
 				}
-				h = countOf(g, g.Ev(b.read(ci.h, readOpts{forced: true, target: w})).RF)
+				h = countOf(g, b.read(ci.h, readOpts{forced: true, target: w}).rf)
 			} else {
-				h = countOf(g, g.Ev(b.read(ci.h, readOpts{free: true})).RF)
+				h = countOf(g, b.read(ci.h, readOpts{free: true}).rf)
 				w, _ := writeCount(g, ci.t, h)
-				t = countOf(g, g.Ev(b.read(ci.t, readOpts{forced: true, target: w})).RF)
+				t = countOf(g, b.read(ci.t, readOpts{forced: true, target: w}).rf)
 			}
 			done = append(done, seen{k.Chan, k.Send})
 		} else {
@@ -739,13 +832,12 @@ func (e *Engine) buildDefault(b *builder, res *chans.Result) bool {
 // buffered channel, in the same direction, read.
 func (b *builder) counts(ci *chanInfo, send bool) (t, h int) {
 	g := b.g
-	for i := b.o.lead.I; i < b.i; i++ {
-		ev := g.Ev(graph.Pos{T: b.o.t, I: i})
-		switch ev.Loc {
+	for _, r := range b.done {
+		switch g.Ev(r.rf).Loc {
 		case ci.t:
-			t = countOf(g, ev.RF)
+			t = countOf(g, r.rf)
 		case ci.h:
-			h = countOf(g, ev.RF)
+			h = countOf(g, r.rf)
 		}
 	}
 	return t, h
@@ -754,7 +846,7 @@ func (b *builder) counts(ci *chanInfo, send bool) (t, h int) {
 func (e *Engine) buildRendezvous(b *builder, opt option, ci *chanInfo, k chans.Case, res *chans.Result) bool {
 	g := b.g
 	offer := opt.offer
-	existed := g.Has(graph.Pos{T: b.o.t, I: b.i})
+	existed := !b.dry && g.Has(graph.Pos{T: b.o.t, I: b.i})
 	if existed {
 		// Replayed or rebuilt: the offer is the one the operation read,
 		// if it still reads one.
@@ -789,31 +881,31 @@ func (e *Engine) buildRendezvous(b *builder, opt option, ci *chanInfo, k chans.C
 
 func (e *Engine) buildClosed(b *builder, ci *chanInfo, k chans.Case, res *chans.Result) bool {
 	r := b.read(ci.cl, readOpts{sync: !k.Send})
-	if !closed(b.g, b.g.Ev(r).RF) {
+	if !closed(b.g, r.rf) {
 		return false
 	}
 	if k.Send {
 		res.Panic = "send on closed channel"
 	} else {
-		res.Sync = token(b.g.Ev(r).RF)
+		res.Sync = token(r.rf)
 	}
 	return true
 }
 
 func (e *Engine) buildSend(b *builder, ci *chanInfo, k chans.Case, res *chans.Result) bool {
 	g := b.g
-	if r := b.read(ci.cl, readOpts{free: true}); closed(g, g.Ev(r).RF) {
+	if r := b.read(ci.cl, readOpts{free: true}); closed(g, r.rf) {
 		res.Panic = "send on closed channel"
 		return true
 	}
 	tr := b.read(ci.t, readOpts{rmw: true, free: true, target: b.mainTarget(), hasT: b.hasMain()})
-	n := countOf(g, g.Ev(tr).RF)
+	n := countOf(g, tr.rf)
 	if n >= ci.cap {
 		w, ok := writeCount(g, ci.h, n-ci.cap+1)
 		if !ok {
 			return false // full
 		}
-		b.read(ci.h, readOpts{sync: true, forced: true, target: w}) // the receive that made room
+		b.read(ci.h, readOpts{sync: true, joins: true, target: w}) // the receive that made room
 		res.Sync = token(g.Leader(w))
 	}
 	res.Obs.Index = n
@@ -824,9 +916,9 @@ func (e *Engine) buildSend(b *builder, ci *chanInfo, k chans.Case, res *chans.Re
 func (e *Engine) buildRecv(b *builder, ci *chanInfo, res *chans.Result) bool {
 	g := b.g
 	hr := b.read(ci.h, readOpts{rmw: true, free: true, target: b.mainTarget(), hasT: b.hasMain()})
-	n := countOf(g, g.Ev(hr).RF)
+	n := countOf(g, hr.rf)
 	if w, ok := writeCount(g, ci.t, n+1); ok {
-		b.read(ci.t, readOpts{sync: true, forced: true, target: w})
+		b.read(ci.t, readOpts{sync: true, joins: true, target: w}) // the send of the value
 		res.V, res.OK = event.Value{P: g.Value(w).P}, true
 		res.Sync, res.Obs.Partner, res.Obs.Index = token(g.Leader(w)), token(g.Leader(w)), n
 		b.write(hr, event.Value{N: uint64(n + 1)})
@@ -836,10 +928,10 @@ func (e *Engine) buildRecv(b *builder, ci *chanInfo, res *chans.Result) bool {
 	w, _ := writeCount(g, ci.t, n)
 	b.read(ci.t, readOpts{forced: true, target: w})
 	r := b.read(ci.cl, readOpts{sync: true})
-	if !closed(g, g.Ev(r).RF) {
+	if !closed(g, r.rf) {
 		return false
 	}
-	res.Sync = token(g.Ev(r).RF)
+	res.Sync = token(r.rf)
 	return true
 }
 

@@ -2,6 +2,7 @@ package condpor
 
 import (
 	"fmt"
+	"slices"
 
 	"weft.dev/weft/internal/chans"
 	"weft.dev/weft/internal/class"
@@ -13,11 +14,57 @@ import (
 // How the exploration adds, replays, revisits and forces channel
 // operations (see channels.go for the model).
 
-// placeholder reports whether ev stands for a channel operation that
-// blocks at the end of an execution (see forceChan): it is never part of
-// an execution.
+// The outcomes of the choice event of a channel operation that has none.
+const (
+	// forcedMark stands for an operation that blocks at the end of an
+	// execution, whose alternatives hang on it (see forceChan).
+	forcedMark = -1
+	// blockedMark stands for an operation whose outcome a backward
+	// revisit took away (see backwardChan): it waits, and only a later
+	// write can revisit it, with an outcome it could not take where it
+	// stands. An execution that ends with it waiting is dropped.
+	blockedMark = -2
+)
+
+// placeholder reports whether ev stands for a channel operation that is not
+// performed (forcedMark, blockedMark): it is never part of an execution.
 func placeholder(ev *graph.Event) bool {
 	return ev.Kind == graph.Choice && ev.Outcome < 0 && isChan(ev.Lab.Kind)
+}
+
+// blockedAt returns the position of goroutine t's last event if it is a
+// blockedMark.
+func blockedAt(g *graph.Graph, t int32) (graph.Pos, bool) {
+	if int(t) >= len(g.Threads) {
+		return graph.Pos{}, false
+	}
+	evs := g.Threads[t].Events
+	if n := len(evs); n > 0 && evs[n-1].Kind == graph.Choice && evs[n-1].Outcome == blockedMark {
+		return graph.Pos{T: t, I: int32(n - 1)}, true
+	}
+	return graph.Pos{}, false
+}
+
+// strandedChan reports whether, at the end of an execution, a goroutine
+// waits where a revisit left it (blockedMark) although its operation could
+// be performed now. One that cannot is blocked for good, as in the program.
+func (e *Engine) strandedChan(g *graph.Graph, x *engine.Exec) bool {
+	for _, gr := range x.G {
+		if gr == nil || gr.Status != engine.Ready {
+			continue
+		}
+		p, ok := blockedAt(g, gr.ID)
+		if !ok {
+			continue
+		}
+		o := newCop(gr.ID, gr.Pending, p)
+		var buf [4]option
+		in := func(q graph.Pos) bool { return q != p }
+		if len(e.options(view{g: g, in: in}, o, false, nil, buf[:0])) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // chanEnabled reports whether goroutine t can perform its channel
@@ -26,6 +73,9 @@ func (e *Engine) chanEnabled(g *graph.Graph, t int32, l *event.Label) bool {
 	switch l.Kind {
 	case event.ChanMake, event.ChanClose, event.ChanLen:
 		return true
+	}
+	if _, ok := blockedAt(g, t); ok {
+		return false // waiting where a revisit left it: only revisits move it
 	}
 	o := newCop(t, *l, graph.Pos{T: t, I: int32(len(g.Threads[t].Events))})
 	if e.offers(g, o) {
@@ -104,10 +154,15 @@ func (e *Engine) applyOption(f *frame, it item) bool {
 	g := f.g
 	lead := it.a
 	g.CutToStamp(g.Ev(lead).Stamp)
-	lab := g.Ev(lead).Lab
+	saved := *g.Ev(lead)
 	g.RemoveEvent(lead)
-	o := newCop(lead.T, lab, lead)
-	if _, st := e.build(f, o, optionOf(it)); st != built {
+	o := newCop(lead.T, saved.Lab, lead)
+	switch _, st := e.rebuild(f, o, optionOf(it)); st {
+	case invalid:
+		// The other alternatives of the operation start from it again.
+		g.Add(lead.T, saved, false)
+		return false
+	case conflict:
 		return false
 	}
 	g.Ev(lead).AddedMax = false
@@ -167,7 +222,7 @@ func (e *Engine) completeChan(f *frame, r graph.Pos) bool {
 	g := f.g
 	lead := g.Leader(r)
 	o := newCop(r.T, g.Ev(lead).Lab, lead)
-	_, st := e.build(f, o, e.outcomeOf(g, o))
+	_, st := e.rebuild(f, o, e.outcomeOf(g, o))
 	if debugf != nil {
 		debugf("complete %v (lead %v): %d\n%v", r, lead, st, g)
 	}
@@ -178,25 +233,25 @@ func (e *Engine) completeChan(f *frame, r graph.Pos) bool {
 }
 
 // backwardChan completes, in the child frame's graph, the channel operation
-// of the read r that w revisits. An operation that cannot be performed on
-// what it now reads loses its events: its goroutine waits (or, for a select
-// that never waits, takes another outcome later).
+// of the read r that w revisits, an operation without a choice event: it is
+// built again on what it reads now. An operation that cannot be performed
+// on it loses its events: its goroutine waits.
 func (e *Engine) backwardChan(child *frame, r, w graph.Pos) bool {
 	c := child.g
 	lead := c.Leader(r)
 	o := newCop(r.T, c.Ev(lead).Lab, lead)
-	_, st := e.build(child, o, e.outcomeOf(c, o))
-	switch st {
-	case conflict:
-		return false
-	case invalid:
-		// That graph is the child only if the operation's other events
-		// took their defaults (its outcome, its other reads); else the
-		// branch where they did reaches it.
+	_, st := e.rebuild(child, o, alone(0))
+	switch {
+	case st == conflict, st == invalid && !o.op.Blocking():
+		return false // what it reads is not one point in time
+	case st == invalid:
+		// That graph is the child only if the operation's other reads
+		// read the latest writes; else the branch where they did
+		// reaches it.
 		child.items = child.items[:0]
 		for i := c.OpEnd(lead) - 1; i >= lead.I; i-- {
 			p := graph.Pos{T: r.T, I: i}
-			if ev := c.Ev(p); p != r && (ev.Kind == graph.Read || ev.Kind == graph.Choice) && !ev.AddedMax && !ev.Forced {
+			if ev := c.Ev(p); p != r && ev.Kind == graph.Read && !ev.AddedMax && !ev.Forced {
 				return false
 			}
 			c.RemoveEvent(p)
@@ -222,9 +277,10 @@ func (e *Engine) choiceRevisits(f *frame, w graph.Pos) {
 		cases = offerCases(g, w)
 	}
 	wv := g.Ev(opLast(g, w)).View
-	for _, p := range g.Order {
+	limit, _ := conflictLimit(g, w)
+	for _, p := range g.Order[:limit] {
 		ev := g.Ev(p)
-		if ev.Kind != graph.Choice || !isChan(ev.Lab.Kind) || placeholder(ev) || p.T == w.T ||
+		if ev.Kind != graph.Choice || !isChan(ev.Lab.Kind) || ev.Outcome == forcedMark || p.T == w.T ||
 			graph.InView(wv, p) || !ev.Revisitable || !ev.AddedMax {
 			continue
 		}
@@ -232,11 +288,28 @@ func (e *Engine) choiceRevisits(f *frame, w graph.Pos) {
 		if !e.hasChoice(g, o) {
 			continue
 		}
-		if o.lab.Kind == event.ChanWait {
+		stealBack := false
+		if o.lab.Kind == event.ChanWait && ev.Outcome != blockedMark {
 			self := ownOffer(o)
-			if r, ok := opRead(g, p, g.Ev(self).Loc); !ok || g.Ev(r).RF != self {
-				continue // handed its outcome: no choice to revisit
+			r, ok := opRead(g, p, g.Ev(self).Loc)
+			if !ok {
+				continue
 			}
+			if g.Ev(r).RF != self {
+				// Handed its outcome: after w, it may complete on its
+				// own before the update that took its offer, which is
+				// then revisited (a conflict, repaired).
+				taker, ok := opPart(g, g.Ev(r).RF, graph.Read, g.Ev(self).Loc)
+				if !ok || !g.Ev(taker).Revisitable || graph.InView(wv, taker) {
+					continue
+				}
+				stealBack = true
+			}
+		}
+		if r, ok := opRead(g, p, loc); ok && !g.Ev(r).Forced {
+			// It reads w's location: revisiting that read moves it after
+			// w, where it takes any outcome anew.
+			continue
 		}
 		cur := chans.Decode(ev.Outcome, ev.With)
 		for i, k := range o.op.Cases {
@@ -263,11 +336,33 @@ func (e *Engine) choiceRevisits(f *frame, w graph.Pos) {
 			}
 			for _, out := range outs {
 				if e.maximal(g, p, w) {
-					f.items = append(f.items, item{kind: backward, a: p, b: w, alt: out.Alt(), with: out.With1()})
+					f.items = append(f.items, item{kind: backward, a: p, b: w, alt: out.Alt(), with: out.With1(), hasOut: true, stealBack: stealBack})
 				}
 			}
 		}
 	}
+}
+
+// handRevisit pushes the backward revisit that the write w allows, which
+// takes the offer of a goroutine waiting where a revisit left it
+// (blockedMark): its wait now takes what w hands it.
+func (e *Engine) handRevisit(f *frame, w graph.Pos) {
+	g := f.g
+	offer := g.Ev(w)
+	rp, ok := opPart(g, w, graph.Read, offer.Loc)
+	if !ok {
+		return
+	}
+	owner := g.Ev(rp).RF
+	m, ok := blockedAt(g, owner.T)
+	if !ok || m.I != owner.I+1 || graph.InView(g.Ev(opLast(g, w)).View, m) {
+		return
+	}
+	if limit, _ := conflictLimit(g, w); g.Ev(m).Stamp >= limit || !e.maximal(g, m, w) {
+		return
+	}
+	out := g.Value(w).P.(*takenBy).out
+	f.items = append(f.items, item{kind: backward, a: m, b: w, alt: out.Alt(), with: out.With1(), hasOut: true})
 }
 
 // opRead returns the read of loc among the events of the operation whose
@@ -282,29 +377,91 @@ func opRead(g *graph.Graph, lead graph.Pos, loc int32) (graph.Pos, bool) {
 	return graph.Pos{}, false
 }
 
-// backwardChoice completes, in the child frame's graph, the revisit of the
-// channel operation whose choice event is at r by the write w (see
-// choiceRevisits): it now takes the case of the item, which must read w.
-func (e *Engine) backwardChoice(child *frame, it item) bool {
+// backwardChoice completes, in the child frame's graph, the revisit by w of
+// the select or wait of the event it.a (its choice event, when an offer or
+// a write that makes a case ready revisits it; one of its reads, when w is
+// a later write of what it read). The operation now stands after w and
+// takes an outcome that reads w: the item's (hasOut), else each of those it
+// has there, the first in the child and the others as alternatives pushed
+// on parent. With none, it waits there (blockedMark).
+func (e *Engine) backwardChoice(parent, child *frame, it item) bool {
 	c := child.g
-	r, w := it.a, it.b
-	o := newCop(r.T, c.Ev(r).Lab, r)
-	out := chans.Decode(it.alt, it.with)
-	var buf [4]option
-	opts := e.options(view{g: c}, o, false, nil, buf[:0])
-	opt := alone(out.Case)
-	opt.out = out
-	if out.With >= 0 {
-		opt.offer = w
+	w := it.b
+	lead := it.a
+	lab := c.Ev(lead).Lab
+	for i := c.OpEnd(lead) - 1; i > lead.I; i-- {
+		c.RemoveEvent(graph.Pos{T: lead.T, I: i})
 	}
-	if _, st := e.build(child, o, opt); st != built {
+	o := newCop(lead.T, lab, lead)
+	opts := e.options(view{g: c}, o, false, nil, nil)
+	var cands []option
+	if it.hasOut {
+		opt := alone(0)
+		opt.out = chans.Decode(it.alt, it.with)
+		if opt.out.With >= 0 {
+			opt.offer = w
+		}
+		opt.stealBack = it.stealBack
+		cands = append(cands, opt)
+	} else {
+		for _, opt := range opts {
+			if slices.Contains(e.dryReads(child, o, opt), w) {
+				cands = append(cands, opt)
+			}
+		}
+	}
+	if len(cands) == 0 {
+		ev := c.Ev(lead)
+		ev.Outcome, ev.With, ev.RF, ev.AddedMax = blockedMark, 0, w, true
+		return c.Acyclic(lead)
+	}
+	switch _, st := e.rebuild(child, o, cands[0]); st {
+	case conflict:
+		child.repair = true
+		return false
+	case invalid:
 		return false
 	}
-	if _, ok := readsFrom(c, r, w); !ok {
+	if _, ok := readsFrom(c, lead, w); !ok {
 		return false // the case reads another write: that write's revisit
 	}
-	c.Ev(r).AddedMax = len(opts) > 0 && opts[0].out == out
-	return c.Acyclic(w)
+	c.Ev(lead).AddedMax = len(opts) > 0 && opts[0].out == cands[0].out
+	for _, opt := range cands[1:] {
+		parent.items = append(parent.items, item{kind: backward, a: it.a, b: w, alt: opt.out.Alt(), with: opt.out.With1(), hasOut: true})
+	}
+	return c.Acyclic(lead)
+}
+
+// revisited reports whether the select or wait whose choice event is at p
+// took its outcome in a revisit by a write added after it, which kept
+// returns false for: the revisit is taken from the graph where it had not
+// (TruSt's rule for a read revisited twice). A blockedMark names the write
+// that left it waiting in its RF.
+func revisited(g *graph.Graph, p graph.Pos, kept func(graph.Pos) bool) bool {
+	st := g.Ev(p).Stamp
+	later := func(w graph.Pos) bool { return !w.IsInit() && !kept(w) && g.Ev(w).Stamp > st }
+	if ev := g.Ev(p); ev.Outcome == blockedMark {
+		return later(ev.RF)
+	}
+	for i := p.I + 1; i < g.OpEnd(p); i++ {
+		if ev := g.Ev(graph.Pos{T: p.T, I: i}); ev.Kind == graph.Read && later(ev.RF) {
+			return true
+		}
+	}
+	return false
+}
+
+// dryReads returns the writes the channel operation o would read with
+// option opt, without adding its events.
+func (e *Engine) dryReads(f *frame, o *cop, opt option) []graph.Pos {
+	b := &builder{e: e, f: f, g: f.g, o: o, i: o.lead.I, opt: opt, dry: true}
+	b.base, _ = baseView(f.g, o.t)
+	e.buildWith(b)
+	out := make([]graph.Pos, len(b.done))
+	for i, r := range b.done {
+		out[i] = r.rf
+	}
+	return out
 }
 
 // readsFrom returns the read of the operation whose first event is at lead
@@ -333,6 +490,9 @@ func (e *Engine) forceChan(f *frame, t int32, l event.Label) {
 		if !opt.plain() {
 			opts = append(opts, opt)
 		}
+	}
+	if debugf != nil {
+		debugf("force g%d %v: %+v", t, l.Kind, opts)
 	}
 	if len(opts) == 0 {
 		return
@@ -369,11 +529,11 @@ func (e *Engine) chanMaximal(g *graph.Graph, p, w graph.Pos, kept func(graph.Pos
 	ev := g.Ev(p)
 	st := ev.Stamp
 	in := func(q graph.Pos) bool {
-		return q != w && (kept(q) || g.Ev(q).Stamp < st)
+		return !sameOp(g, q, w) && (kept(q) || g.Ev(q).Stamp < st)
 	}
 	o := newCop(p.T, ev.Lab, p)
-	if !e.hasChoice(g, o) {
-		return true // an operation on no location: it has one outcome
+	if !e.hasChoice(g, o) || ev.Outcome == blockedMark {
+		return true // an operation with one outcome, or none where it stands
 	}
 	var buf [4]option
 	opts := e.options(view{g: g, in: in}, o, false, nil, buf[:0])

@@ -58,6 +58,9 @@ type item struct {
 	// and how its reads read (see option).
 	alt, with                              int32
 	steal, beforeClose, stealBack, hasMain bool
+	// hasOut says that the revisited select or wait takes the outcome
+	// alt, with (see backwardChoice).
+	hasOut bool
 }
 
 // frame is a graph with the alternatives left to explore from it. Backward
@@ -69,6 +72,9 @@ type frame struct {
 	// model is the model of the symbolic variables under which the graph
 	// runs: it satisfies the graph's constraints.
 	model sym.Model
+	// repair says that the graph is not an execution: two updates read
+	// the same write, and the frame's alternatives order them.
+	repair bool
 }
 
 // Engine is the condpor engine.
@@ -172,6 +178,11 @@ func (e *Engine) reset(x *engine.Exec) {
 	}
 	e.locOf = e.locOf[:0]
 	e.remaining = g.Len()
+	for t := range g.Threads {
+		if _, ok := blockedAt(g, int32(t)); ok {
+			e.remaining-- // waits: never replayed
+		}
+	}
 }
 
 // Exhaustive implements engine.Engine.
@@ -180,7 +191,11 @@ func (e *Engine) Exhaustive() bool { return true }
 // End implements engine.Engine.
 func (e *Engine) End(_ *engine.Exec, end engine.Ending) {
 	if debugf != nil {
-		debugf("end %v:\n%v", end.Kind, e.top().g)
+		c := uint64(0)
+		if end.Kind == engine.Completed {
+			c = e.class()
+		}
+		debugf("end %v class %d:\n%v", end.Kind, c, e.top().g)
 	}
 	if e.OnComplete != nil && end.Kind == engine.Completed {
 		e.OnComplete(e.class())
@@ -265,6 +280,9 @@ func (e *Engine) replayable(g *graph.Graph, x *engine.Exec, t int32) bool {
 		return false
 	}
 	p := graph.Pos{T: t, I: e.cursor[t]}
+	if ev := g.Ev(p); ev.Kind == graph.Choice && ev.Outcome == blockedMark {
+		return false
+	}
 	for i := p.I; i < g.OpEnd(p); i++ {
 		if ev := g.Ev(graph.Pos{T: t, I: i}); (ev.Kind == graph.Read || ev.Kind == graph.Join) && !e.executed(ev.RF) {
 			return false
@@ -516,6 +534,12 @@ func (e *Engine) fresh(x *engine.Exec) engine.Decision {
 	}
 	if pick < 0 {
 		e.force(x)
+		if e.strandedChan(g, x) {
+			// A goroutine waits where a revisit left it although it could
+			// go on: no execution of the program does that. The others'
+			// ways to go first still lead to some.
+			return engine.Decision{Verdict: engine.Drop}
+		}
 		return engine.Decision{Verdict: engine.Stop}
 	}
 	return e.add(x, x.G[pick])
@@ -532,6 +556,9 @@ func (e *Engine) force(x *engine.Exec) {
 	for _, gr := range x.G {
 		if gr == nil || gr.Status != engine.Ready || !forceable(&gr.Pending) || e.enabled(f.g, x, gr) {
 			continue
+		}
+		if _, ok := blockedAt(f.g, gr.ID); ok {
+			continue // its alternatives were pushed where it stands
 		}
 		l := gr.Pending
 		if isChan(l.Kind) {

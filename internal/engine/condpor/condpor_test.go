@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"math/rand/v2"
+	"os"
 	"strings"
 	"testing"
 
@@ -288,6 +289,11 @@ func optimal(body func()) outcome {
 // dfs finds exactly once, and nothing else.
 func compare(t *testing.T, name string, body func()) bool {
 	t.Helper()
+	defer func() {
+		if r := recover(); r != nil {
+			t.Fatalf("%s: %v", name, r)
+		}
+	}()
 	ref := reference(body, 20_000)
 	if ref.stopped {
 		return false
@@ -320,6 +326,9 @@ func compare(t *testing.T, name string, body func()) bool {
 
 func differential(t *testing.T, p progtest.Program) bool {
 	t.Helper()
+	if os.Getenv("WEFT_SHOW") != "" {
+		fmt.Fprintln(os.Stderr, "PROGRAM\n"+p.String())
+	}
 	return compare(t, "program\n"+p.String(), p.Body())
 }
 

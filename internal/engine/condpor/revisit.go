@@ -2,6 +2,7 @@ package condpor
 
 import (
 	"fmt"
+	"slices"
 
 	"weft.dev/weft/internal/engine"
 	"weft.dev/weft/internal/event"
@@ -18,36 +19,66 @@ func (e *Engine) revisits(f *frame, w graph.Pos) {
 	g := f.g
 	we := g.Ev(w)
 	loc := we.Loc
-	limit := int32(len(g.Order))
-	if we.RMW {
-		// Another update read the same write as a read part of w's
-		// operation, at any of its locations (an atomicity violation
-		// that this graph exists to repair): only a revisit that deletes
-		// it may be taken.
-		for i := g.Leader(w).I; i < g.OpEnd(w); i++ {
-			wp := graph.Pos{T: w.T, I: i}
-			if g.Ev(wp).Kind == graph.Write {
-				limit = min(limit, conflicts(g, wp))
-			}
-		}
-	}
+	limit, rivals := conflictLimit(g, w)
 	// The revisiting operation is kept whole: the view of its last event.
 	view := g.Ev(opLast(g, w)).View
 	coMax := g.CoMax(loc) == w
 	reads := g.Locs[loc].Reads
+	var chosen []graph.Pos // the selects and waits revisited
 	for i := len(reads) - 1; i >= 0; i-- {
 		r := reads[i]
 		rev := g.Ev(r)
 		if graph.InView(view, r) || !rev.Revisitable || !rev.AddedMax || rev.Forced || rev.Stamp >= limit {
+			if debugf != nil {
+				debugf("revisit of %v by %v: view %v rev %v max %v forced %v stamp %d limit %d", r, w, graph.InView(view, r), rev.Revisitable, rev.AddedMax, rev.Forced, rev.Stamp, limit)
+			}
 			continue
 		}
 		if !coMax && e.seesLater(g, loc, r, w) {
 			continue
 		}
+		if slices.ContainsFunc(rivals, func(o graph.Pos) bool { return sameOp(g, o, r) && g.Ev(o).Stamp < rev.Stamp }) {
+			// Another read of r's operation conflicts too: revisiting
+			// the first repairs both.
+			continue
+		}
+		if isChan(rev.Lab.Kind) {
+			if lead := g.Leader(r); g.Ev(lead).Kind == graph.Choice {
+				// A select or a wait is revisited whole: it takes an
+				// outcome anew after w (see backwardChoice).
+				if !slices.Contains(chosen, lead) && e.maximal(g, lead, w) {
+					chosen = append(chosen, lead)
+					f.items = append(f.items, item{kind: backward, a: lead, b: w})
+				}
+				continue
+			}
+		}
 		if e.maximal(g, r, w) {
 			f.items = append(f.items, item{kind: backward, a: r, b: w})
+		} else if debugf != nil {
+			debugf("revisit of %v by %v not maximal", r, w)
 		}
 	}
+}
+
+// conflictLimit returns, when another update read the same write as a
+// read part of w's operation, at any of its locations (an atomicity
+// violation that this graph exists to repair), the stamp before which a
+// revisit by w must start so as to delete it (else len(g.Order)), and the
+// reads of those other updates.
+func conflictLimit(g *graph.Graph, w graph.Pos) (limit int32, rivals []graph.Pos) {
+	limit = int32(len(g.Order))
+	if !g.Ev(w).RMW {
+		return limit, nil
+	}
+	for i := g.Leader(w).I; i < g.OpEnd(w); i++ {
+		wp := graph.Pos{T: w.T, I: i}
+		if g.Ev(wp).Kind == graph.Write {
+			limit = min(limit, conflicts(g, wp))
+			rivals = rivalReads(g, wp, rivals)
+		}
+	}
+	return limit, rivals
 }
 
 // conflicts returns the stamp of the earliest write part of another update
@@ -70,6 +101,20 @@ func conflicts(g *graph.Graph, wp graph.Pos) int32 {
 	return limit
 }
 
+// rivalReads appends to dst the reads of other updates that read the same
+// write as the update whose write part is wp.
+func rivalReads(g *graph.Graph, wp graph.Pos, dst []graph.Pos) []graph.Pos {
+	loc := g.Ev(wp).Loc
+	rp, _ := opPart(g, wp, graph.Read, loc)
+	src := g.Ev(rp).RF
+	for _, r := range g.Locs[loc].Reads {
+		if rev := g.Ev(r); r != rp && rev.RF == src && writesAfter(g, r) {
+			dst = append(dst, r)
+		}
+	}
+	return dst
+}
+
 // seesLater reports whether the read r already sees (porf) a write that is
 // coherence-after w, or a read of one: r could not read w coherently.
 func (e *Engine) seesLater(g *graph.Graph, loc int32, r, w graph.Pos) bool {
@@ -86,6 +131,17 @@ func (e *Engine) seesLater(g *graph.Graph, loc int32, r, w graph.Pos) bool {
 		}
 	}
 	return false
+}
+
+// sameOp reports whether the events at p and q belong to one operation.
+// The events of a revisiting write's operation were all added after the
+// events the revisit deletes: none of them could have read them.
+func sameOp(g *graph.Graph, p, q graph.Pos) bool {
+	if p.T != q.T || p.IsInit() || q.IsInit() {
+		return p == q
+	}
+	lead := g.Leader(q)
+	return p.I >= lead.I && p.I < g.OpEnd(q)
 }
 
 // keptBy returns the membership test of the events a backward revisit of
@@ -124,6 +180,9 @@ func (e *Engine) maximal(g *graph.Graph, r, w graph.Pos) bool {
 				continue // determined by the rest of its operation
 			}
 			if !ev.AddedMax {
+				if debugf != nil {
+					debugf("  %v not added max", p)
+				}
 				return false
 			}
 			x := p
@@ -132,15 +191,24 @@ func (e *Engine) maximal(g *graph.Graph, r, w graph.Pos) bool {
 			}
 			co := g.Locs[ev.Loc].Co
 			for i := g.CoIndex(ev.Loc, x) + 1; i < len(co); i++ {
-				if co[i] != w && kept(co[i]) {
+				if !sameOp(g, co[i], w) && kept(co[i]) {
+					if debugf != nil {
+						debugf("  %v: kept %v co-after", p, co[i])
+					}
 					return false
 				}
 			}
 			if ev.Kind == graph.Read && !ev.RF.IsInit() && !kept(ev.RF) && g.Ev(ev.RF).Stamp > ev.Stamp {
+				if debugf != nil {
+					debugf("  %v: revisited", p)
+				}
 				return false
 			}
 		case graph.Choice:
-			if !ev.AddedMax || isChan(ev.Lab.Kind) && !e.chanMaximal(g, p, w, kept) {
+			if !ev.AddedMax || isChan(ev.Lab.Kind) && (!e.chanMaximal(g, p, w, kept) || revisited(g, p, kept)) {
+				if debugf != nil {
+					debugf("  choice %v not maximal (%v)", p, ev.AddedMax)
+				}
 				return false
 			}
 		case graph.Constraint:
@@ -313,15 +381,23 @@ func (e *Engine) backward(f *frame, it item) bool {
 	child := &frame{g: c, model: model}
 	e.frames = append(e.frames, child)
 	ev := c.Ev(r)
-	if ev.Kind == graph.Choice {
-		// A channel operation takes a case that reads w.
-		return e.keepChild(child, e.backwardChoice(child, it))
+	if isChan(ev.Lab.Kind) {
+		lead := c.Leader(r)
+		if e.hasChoice(c, newCop(r.T, c.Ev(lead).Lab, lead)) {
+			ok := e.backwardChoice(f, child, it)
+			if !ok && child.repair && len(child.items) > 0 {
+				// Not an execution, but the revisits that repair it
+				// are: they run from the child's frame.
+				return false
+			}
+			return e.keepChild(child, ok)
+		}
+		c.SetRF(r, w, syncOf(ev))
+		ev.AddedMax = c.CoMax(ev.Loc) == w
+		return e.keepChild(child, e.backwardChan(child, r, w))
 	}
 	c.SetRF(r, w, syncOf(ev))
 	ev.AddedMax = c.CoMax(ev.Loc) == w
-	if isChan(ev.Lab.Kind) {
-		return e.keepChild(child, e.backwardChan(child, r, w))
-	}
 	if blocks(&ev.Lab, c.ReadValue(r)) {
 		// A lock read handed a locked value: the goroutine waits instead.
 		c.RemoveEvent(r)
