@@ -59,6 +59,7 @@ const (
 	Ready   Status = iota // Pending waits to be performed
 	Ended                 // the goroutine returned
 	Blocked               // the goroutine blocked forever in Assume
+	Stopped               // a bug stopped the goroutine; the others go on (Exec.Continue)
 )
 
 // Goroutine is the engine's view of one modelled goroutine.
@@ -86,6 +87,26 @@ type Exec struct {
 	// symbolic values have their concrete value. The engine owns it and may
 	// change it during an execution.
 	Model *sym.Model
+	// Continue says that the execution goes on past its bugs (see
+	// Continuer): the runtime sets it, with WithAllBugs, for engines
+	// that implement Continuer.
+	Continue bool
+}
+
+// Continuer is implemented by engines that, with WithAllBugs, explore on
+// past a bug, because the executions they have not explored yet are found
+// from the events that come after it: the goroutine whose operation
+// failed, or that panicked or failed an assertion, stops (Status Stopped)
+// and the others go on. The execution then ends as Buggy, never as a
+// deadlock or a leak, which could be due to the stopped goroutine.
+type Continuer interface {
+	// Fault is called when goroutine g's bug stops it (failed is its
+	// failing operation, nil when it has none, as for a panic). It
+	// reports whether the bug can be the first of an execution, that is
+	// no earlier bug of this one must come before it, and then the
+	// schedule of such an execution, up to and including the failing
+	// operation.
+	Fault(x *Exec, g int32, failed *Choice) (sched []Choice, first bool)
 }
 
 // Verdict is the kind of a Decision.

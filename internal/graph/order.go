@@ -162,3 +162,40 @@ func (h *stampHeap) Pop() any {
 	*h = old[:len(old)-1]
 	return x
 }
+
+// Prefix returns the operations for which in returns true that every
+// linearization of those events puts before, or at, one of the operations
+// of seeds: the closure of seeds under the predecessors of every edge, as
+// a test by event.
+func (g *Graph) Prefix(seeds []Pos, in func(Pos) bool) func(Pos) bool {
+	preds := make([][]Pos, len(g.Order))
+	for _, p := range g.Order {
+		if !in(p) || g.Ev(p).Cont {
+			continue
+		}
+		g.opSuccs(p, in, func(s Pos) {
+			st := g.Ev(s).Stamp
+			preds[st] = append(preds[st], p)
+		})
+	}
+	mark := make([]bool, len(g.Order))
+	var stack []Pos
+	for _, s := range seeds {
+		s = g.Leader(s)
+		if !mark[g.Ev(s).Stamp] {
+			mark[g.Ev(s).Stamp] = true
+			stack = append(stack, s)
+		}
+	}
+	for len(stack) > 0 {
+		q := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for _, p := range preds[g.Ev(q).Stamp] {
+			if st := g.Ev(p).Stamp; !mark[st] {
+				mark[st] = true
+				stack = append(stack, p)
+			}
+		}
+	}
+	return func(p Pos) bool { return in(p) && mark[g.Ev(g.Leader(p)).Stamp] }
+}

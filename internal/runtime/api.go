@@ -196,7 +196,12 @@ func Fail(kind engine.BugKind, msg string) {
 	if x.tracer != nil {
 		g.pos = callerPos()
 	}
-	x.fail(&engine.Bug{Kind: kind, Message: msg, G: g.ID})
+	b := &engine.Bug{Kind: kind, Message: msg, G: g.ID}
+	if x.fault(b, nil) {
+		x.next = x.dispatch()
+	} else {
+		x.fail(b)
+	}
 	g.park()
 	panic("weft: internal error: a failed goroutine was resumed")
 }

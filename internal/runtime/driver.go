@@ -222,6 +222,9 @@ func (d *driver) begin() bool {
 	x.sched = x.sched[:0]
 	x.cur, x.next, x.resumer, x.failed = nil, nil, nil, nil
 	x.over, x.aborting = false, false
+	x.faulted = nil
+	_, cont := x.eng.(engine.Continuer)
+	x.exec.Continue = d.cfg.AllBugs && cont && !d.cfg.Trace
 	x.ending = engine.Ending{}
 	x.tracer = nil
 	if d.cfg.Trace {
@@ -321,7 +324,11 @@ func (d *driver) finish() {
 	case engine.Buggy:
 		r.Executions++
 		r.Complete++
-		d.found(x)
+		if x.faulted == nil {
+			// After a fault, the execution's bugs were reported as they
+			// came, and the ending may be due to a stopped goroutine.
+			d.found(x)
+		}
 	case engine.Dropped:
 		r.Dropped++
 	}
@@ -341,28 +348,40 @@ func (d *driver) found(x *execution) {
 		// meaningless.
 		d.done = true
 	}
+	if d.cfg.AllBugs && d.seen[bugKey(b)] {
+		return
+	}
+	var sched []engine.Choice
+	if s, ok := x.eng.(engine.Scheduler); ok {
+		sched = s.Schedule(&x.exec)
+		if x.failed != nil {
+			sched = append(sched, *x.failed)
+		}
+	} else {
+		sched = append([]engine.Choice(nil), x.sched...)
+	}
+	var trace *Trace
+	if x.tracer != nil {
+		trace = x.tracer.finish(x)
+	}
+	d.record(b, sched, trace)
+}
+
+// bugKey identifies a bug among those reported.
+func bugKey(b *engine.Bug) string { return b.Kind.String() + "\x00" + b.Message }
+
+// record reports the bug b, reached by the schedule sched: once, with
+// WithAllBugs; else it ends the exploration.
+func (d *driver) record(b *engine.Bug, sched []engine.Choice, trace *Trace) {
 	if d.cfg.AllBugs {
-		key := b.Kind.String() + "\x00" + b.Message
-		if d.seen[key] {
+		if d.seen[bugKey(b)] {
 			return
 		}
-		d.seen[key] = true
+		d.seen[bugKey(b)] = true
 	} else {
 		d.done = true
 	}
-	f := Found{Bug: b}
-	if s, ok := x.eng.(engine.Scheduler); ok {
-		f.Schedule = s.Schedule(&x.exec)
-		if x.failed != nil {
-			f.Schedule = append(f.Schedule, *x.failed)
-		}
-	} else {
-		f.Schedule = append([]engine.Choice(nil), x.sched...)
-	}
-	if x.tracer != nil {
-		f.Trace = x.tracer.finish(x)
-	}
-	d.report.Bugs = append(d.report.Bugs, f)
+	d.report.Bugs = append(d.report.Bugs, Found{Bug: b, Schedule: sched, Trace: trace})
 }
 
 // internalError stops the exploration on a failure of weft itself.

@@ -28,6 +28,9 @@ type execution struct {
 	over     bool // the outcome is decided
 	aborting bool // parked goroutines are being unwound
 	ending   engine.Ending
+	// faulted is the first bug the execution went on past (see
+	// engine.Continuer): it ends Buggy, with no other bug.
+	faulted *engine.Bug
 }
 
 // bind returns the index of o in x, binding it on first use.
@@ -111,6 +114,9 @@ func (x *execution) dispatch() *goroutine {
 			// The failing operation is the last step of the schedule, so that
 			// a replay reaches the same bug.
 			failed := d.Choice
+			if x.fault(d.Bug, &failed) {
+				return x.dispatch()
+			}
 			x.failed = &failed
 			x.sched = append(x.sched, *x.failed)
 			if x.tracer != nil {
@@ -142,8 +148,38 @@ func (x *execution) fail(b *engine.Bug) {
 	x.end(engine.Ending{Kind: engine.Buggy, Bug: b})
 }
 
+// fault reports b, a bug of goroutine b.G whose operation failed (failed
+// is nil when it has none, as for a panic), and goes on past it without
+// the goroutine when the engine can (see engine.Continuer). It returns
+// false when the execution must end with b instead.
+func (x *execution) fault(b *engine.Bug, failed *engine.Choice) bool {
+	c, ok := x.eng.(engine.Continuer)
+	if !ok || !x.exec.Continue || x.over || b.G < 0 || b.NoReplay || x.tracer != nil {
+		return false
+	}
+	switch b.Kind {
+	case engine.Panic, engine.AssertionFailed, engine.DataRace, engine.Misuse:
+	default:
+		return false
+	}
+	x.gs[b.G].Status = engine.Stopped
+	sched, first := c.Fault(&x.exec, b.G, failed)
+	if x.faulted == nil {
+		x.faulted = b
+	}
+	if first {
+		x.d.record(b, sched, nil)
+	}
+	return true
+}
+
 // stop classifies an execution in which no goroutine can move.
 func (x *execution) stop() {
+	if x.faulted != nil {
+		// What waits may wait for a goroutine a bug stopped.
+		x.end(engine.Ending{Kind: engine.Buggy, Bug: x.faulted})
+		return
+	}
 	var waiting []*goroutine
 	assumed := false
 	for _, g := range x.gs {

@@ -118,12 +118,23 @@ func (g *goroutine) exit() {
 	if x.tracer != nil {
 		g.pos = at
 	}
-	x.fail(&engine.Bug{
+	g.failed(&engine.Bug{
 		Kind:    engine.Panic,
 		Message: fmt.Sprintf("g%d panicked: %v", g.ID, r),
 		G:       g.ID,
 		Stack:   stack,
 	})
+}
+
+// failed ends the execution with b, the bug that ended goroutine g, or goes
+// on without g (see engine.Continuer).
+func (g *goroutine) failed(b *engine.Bug) {
+	x := g.x
+	if x.fault(b, nil) {
+		x.next = x.dispatch()
+		return
+	}
+	x.fail(b)
 }
 
 // goexit ends a goroutine that called runtime.Goexit: as a return, unless
@@ -144,7 +155,7 @@ func (g *goroutine) goexit() {
 		if g.ID == 0 {
 			who = "the body (g0)"
 		}
-		x.fail(&engine.Bug{
+		g.failed(&engine.Bug{
 			Kind:    engine.AssertionFailed,
 			Message: who + " called t.FailNow (by t.Fatal, t.Fatalf or t.FailNow): the test fails in this execution; the test's log has its message",
 			G:       g.ID,

@@ -419,26 +419,30 @@ func (e *Engine) keepChild(child *frame, ok bool) bool {
 // race checks a new access of goroutine t to Var obj (at loc) against the
 // conflicting accesses in g.
 func (e *Engine) race(g *graph.Graph, t, obj, loc int32, write bool) *engine.Bug {
-	_, hb := baseView(g, t)
-	check := func(p graph.Pos) *engine.Bug {
-		if p.T == t || graph.InView(hb, p) {
-			return nil
-		}
+	if p, ok := racing(g, t, loc, write); ok {
 		return raceBug(g, obj, p, t, write)
 	}
+	return nil
+}
+
+// racing returns an access in g that a new access of goroutine t to the
+// Var at loc would race with.
+func racing(g *graph.Graph, t, loc int32, write bool) (graph.Pos, bool) {
+	_, hb := baseView(g, t)
+	check := func(p graph.Pos) bool { return p.T != t && !graph.InView(hb, p) }
 	for _, w := range g.Locs[loc].Co {
-		if b := check(w); b != nil {
-			return b
+		if check(w) {
+			return w, true
 		}
 	}
 	if write {
 		for _, r := range g.Locs[loc].Reads {
-			if b := check(r); b != nil {
-				return b
+			if check(r) {
+				return r, true
 			}
 		}
 	}
-	return nil
+	return graph.Pos{}, false
 }
 
 // raceRead checks the revisited Var read at p against the writes of its
@@ -458,6 +462,47 @@ func (e *Engine) raceRead(g *graph.Graph, p graph.Pos) *engine.Bug {
 		}
 	}
 	return nil
+}
+
+// Fault implements engine.Continuer. A bug stops its goroutine before its
+// failing operation, which the graph does not hold: no bug of the graph
+// comes before another, and the schedule of one is a linearization of the
+// operations every execution runs before it.
+func (e *Engine) Fault(x *engine.Exec, t int32, failed *engine.Choice) ([]engine.Choice, bool) {
+	g := e.top().g
+	var seeds []graph.Pos
+	if n := len(g.Threads[t].Events); n > 0 {
+		seeds = append(seeds, graph.Pos{T: t, I: int32(n - 1)})
+	} else if sp := g.Threads[t].Spawn; !sp.IsInit() {
+		seeds = append(seeds, sp)
+	}
+	if l := &x.G[t].Pending; failed != nil && l.Obj >= 0 && int(l.Obj) < len(e.locOf) && e.locOf[l.Obj] >= 0 {
+		// The failing operation saw the latest write of its location
+		// (an unlocked mutex), and the other access of a race.
+		loc := e.locOf[l.Obj]
+		co := g.Locs[loc].Co
+		for i := len(co) - 1; i >= 0; i-- {
+			if e.executed(co[i]) {
+				seeds = append(seeds, co[i])
+				break
+			}
+		}
+		if p, ok := racing(g, t, loc, l.Kind == event.Store); ok && l.OKind == event.VarObj {
+			seeds = append(seeds, p)
+		}
+	}
+	// What the graph holds of the goroutine beyond is never run.
+	e.remaining -= len(g.Threads[t].Events) - int(e.cursor[t])
+	var sched []engine.Choice
+	for _, p := range g.Linearize(g.Prefix(seeds, e.executed)) {
+		if !g.Ev(p).Cont {
+			sched = append(sched, e.choiceOf(g, p))
+		}
+	}
+	if failed != nil {
+		sched = append(sched, *failed)
+	}
+	return sched, true
 }
 
 // raceBug describes a race between prev and an access of goroutine t, in
