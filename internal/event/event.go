@@ -203,7 +203,7 @@ type Result struct {
 // the value read allows it, write it in the same atomic step.
 func (k Kind) Updates() bool {
 	switch k {
-	case RMW, Lock, TryLock, SemAcquire, SemRelease, NotifyAdd, NotifyOne, NotifyAll,
+	case RMW, Lock, TryLock, Unlock, SemAcquire, SemRelease, NotifyAdd, NotifyOne, NotifyAll,
 		ChanMake, ChanSend, ChanRecv, ChanClose, ChanWait, Select:
 		return true
 	}
@@ -282,6 +282,10 @@ func (l *Label) UpdateAlt(old Value, alt int) (nv Value, writes bool, res Result
 		return Value{P: &notifyList{next: listOf(old).next}}, true, res
 	case Lock:
 		return Value{N: 1}, true, res
+	case Unlock:
+		// Of an unlocked mutex, it only reads: a misuse, which its
+		// caller reports.
+		return Value{}, old.N != 0, res
 	case TryLock:
 		if old.N != 0 {
 			return old, false, res

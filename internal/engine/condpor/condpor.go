@@ -248,9 +248,6 @@ func (e *Engine) class() uint64 {
 		case graph.Write:
 			pred := e.coPred(g, ev.Loc, p)
 			h.Co(name(p), name(pred))
-			if ev.Lab.Kind == event.Unlock {
-				h.RF(name(p), name(pred))
-			}
 		}
 	}
 	return uint64(h)
@@ -338,6 +335,9 @@ func (e *Engine) replay(x *engine.Exec) engine.Decision {
 		ev.Lab = gr.Pending // an update's operands (a CAS's old and new values)
 		nv, writes, res := effect(g, p)
 		gr.Result = res
+		if !writes && ev.Lab.Kind == event.Unlock {
+			return engine.Failed(engine.Choice{G: t}, unlockMisuse(t))
+		}
 		next := graph.Pos{T: t, I: p.I + 1}
 		recorded := g.Has(next) && g.Ev(next).Cont
 		if recorded && !writes {
@@ -360,11 +360,6 @@ func (e *Engine) replay(x *engine.Exec) engine.Decision {
 		if ev.Lab.Kind == event.Store {
 			ev.Lab = gr.Pending
 			ev.Val = storedValue(&ev.Lab)
-		}
-		if ev.Lab.Kind == event.Unlock {
-			if pred := e.coPred(g, ev.Loc, p); g.Value(pred).N == 0 {
-				return engine.Failed(engine.Choice{G: t}, unlockMisuse(t))
-			}
 		}
 	case graph.Choice, graph.Constraint:
 		gr.Result = e.sym.Result(&ev.Lab, int(ev.Outcome), e.top().model)
@@ -598,22 +593,16 @@ func (e *Engine) add(x *engine.Exec, gr *engine.Goroutine) engine.Decision {
 		}
 		p := e.addRead(f, t, l, loc)
 		gr.Result.V = g.ReadValue(p)
-	case event.Store, event.Unlock:
+	case event.Store:
 		loc := e.loc(g, &l)
 		v := storedValue(&l)
-		if l.Kind == event.Unlock {
-			v = event.Value{}
-			if g.Value(g.CoMax(loc)).N == 0 {
-				return engine.Failed(engine.Choice{G: t}, unlockMisuse(t))
-			}
-		}
 		if l.OKind == event.VarObj {
 			if b := e.race(g, t, l.Obj, loc, true); b != nil {
 				return engine.Failed(engine.Choice{G: t}, b)
 			}
 		}
 		e.addWrite(f, t, l, loc, v)
-	case event.RMW, event.Lock, event.TryLock, event.SemAcquire, event.SemRelease, event.NotifyAdd, event.NotifyOne, event.NotifyAll:
+	case event.RMW, event.Lock, event.TryLock, event.Unlock, event.SemAcquire, event.SemRelease, event.NotifyAdd, event.NotifyOne, event.NotifyAll:
 		loc := e.loc(g, &l)
 		p := e.addRead(f, t, l, loc)
 		e.outcomes(f, p)
@@ -621,6 +610,11 @@ func (e *Engine) add(x *engine.Exec, gr *engine.Goroutine) engine.Decision {
 		gr.Result = res
 		if writes {
 			e.addWritePart(f, p, nv)
+		} else if l.Kind == event.Unlock {
+			// The read stays: a write it may read instead, a lock,
+			// revisits it.
+			e.cursor[t] = int32(len(g.Threads[t].Events))
+			return engine.Failed(engine.Choice{G: t}, unlockMisuse(t))
 		}
 	case event.ChanMake, event.ChanSend, event.ChanRecv, event.ChanClose, event.ChanLen, event.ChanWait, event.Select:
 		gr.Result = e.addChan(f, t, l)
@@ -679,7 +673,10 @@ func (e *Engine) outcomes(f *frame, p graph.Pos) {
 // sync reports whether reading what l reads synchronizes: all but Vars,
 // and channels, whose synchronization is the Go memory model's, not every
 // operation on the channel state.
-func sync(l *event.Label) bool { return l.OKind != event.VarObj && l.OKind != event.Chan }
+func sync(l *event.Label) bool {
+	// An unlock reads the mutex to see it locked, but acquires nothing.
+	return l.OKind != event.VarObj && l.OKind != event.Chan && l.Kind != event.Unlock
+}
 
 // syncOf is sync for the event ev, whose channel reads say for themselves.
 func syncOf(ev *graph.Event) bool {

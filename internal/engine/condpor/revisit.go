@@ -464,37 +464,46 @@ func (e *Engine) raceRead(g *graph.Graph, p graph.Pos) *engine.Bug {
 	return nil
 }
 
-// Fault implements engine.Continuer. A bug stops its goroutine before its
-// failing operation, which the graph does not hold: no bug of the graph
-// comes before another, and the schedule of one is a linearization of the
-// operations every execution runs before it.
+// Fault implements engine.Continuer. A bug stops its goroutine, and no bug
+// of another goroutine comes before it in porf: its schedule is a
+// linearization of its porf prefix, with the write the failing operation
+// saw (an unlocked mutex) or the other access of a race, which only a
+// failed operation has outside the graph.
 func (e *Engine) Fault(x *engine.Exec, t int32, failed *engine.Choice) ([]engine.Choice, bool) {
 	g := e.top().g
-	var seeds []graph.Pos
-	if n := len(g.Threads[t].Events); n > 0 {
-		seeds = append(seeds, graph.Pos{T: t, I: int32(n - 1)})
-	} else if sp := g.Threads[t].Spawn; !sp.IsInit() {
-		seeds = append(seeds, sp)
-	}
+	view, _ := baseView(g, t)
+	var others []graph.Pos
 	if l := &x.G[t].Pending; failed != nil && l.Obj >= 0 && int(l.Obj) < len(e.locOf) && e.locOf[l.Obj] >= 0 {
-		// The failing operation saw the latest write of its location
-		// (an unlocked mutex), and the other access of a race.
 		loc := e.locOf[l.Obj]
 		co := g.Locs[loc].Co
 		for i := len(co) - 1; i >= 0; i-- {
 			if e.executed(co[i]) {
-				seeds = append(seeds, co[i])
+				others = append(others, co[i])
 				break
 			}
 		}
 		if p, ok := racing(g, t, loc, l.Kind == event.Store); ok && l.OKind == event.VarObj {
-			seeds = append(seeds, p)
+			others = append(others, p)
 		}
+	}
+	in := func(p graph.Pos) bool {
+		if !e.executed(p) {
+			return false
+		}
+		if graph.InView(view, p) {
+			return true
+		}
+		for _, o := range others {
+			if graph.InView(g.Ev(o).View, p) {
+				return true
+			}
+		}
+		return false
 	}
 	// What the graph holds of the goroutine beyond is never run.
 	e.remaining -= len(g.Threads[t].Events) - int(e.cursor[t])
 	var sched []engine.Choice
-	for _, p := range g.Linearize(g.Prefix(seeds, e.executed)) {
+	for _, p := range g.Linearize(in) {
 		if !g.Ev(p).Cont {
 			sched = append(sched, e.choiceOf(g, p))
 		}
