@@ -97,15 +97,16 @@ type Exec struct {
 // past a bug, because the executions they have not explored yet are found
 // from the events that come after it: the goroutine whose operation
 // failed, or that panicked or failed an assertion, stops (Status Stopped)
-// and the others go on. The execution then ends as Buggy, never as a
-// deadlock or a leak, which could be due to the stopped goroutine.
+// and the others go on; a data race, which Step reports with Run, stops
+// nothing. The execution then ends as Buggy, never as a deadlock or a
+// leak, which could be due to a stopped goroutine.
 type Continuer interface {
 	// Fault is called when goroutine g's bug stops it (failed is its
-	// failing operation, nil when it has none, as for a panic). It
-	// reports whether the bug can be the first of an execution, that is
-	// no earlier bug of this one must come before it, and then the
-	// schedule of such an execution, up to and including the failing
-	// operation.
+	// failing operation, nil when it has none, as for a panic), or right
+	// after Step reported its race. It reports whether the bug can be
+	// the first of an execution, that is no earlier bug of this one must
+	// come before it, and then the schedule of such an execution, up to
+	// and including the failing operation.
 	Fault(x *Exec, g int32, failed *Choice) (sched []Choice, first bool)
 }
 
@@ -127,7 +128,9 @@ type Decision struct {
 	// operation with outcome Alt) or, for Fail, the operation that is the
 	// bug; G is -1 when the bug is not an operation's.
 	Choice
-	Bug *Bug // for Fail
+	// Bug is the bug of a Fail; with Run, only when x.Continue, a data
+	// race of the operation, performed all the same.
+	Bug *Bug
 }
 
 // Failed returns the decision that the operation of choice c is the bug b.

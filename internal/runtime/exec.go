@@ -96,6 +96,9 @@ func (x *execution) dispatch() *goroutine {
 			})
 			return nil
 		}
+		if d.Bug != nil {
+			x.report(d.Bug, nil)
+		}
 		if h.Pending.Kind == event.Spawn {
 			c := x.newGoroutine(h.Pending.Arg, h.ID, h.spawnFn)
 			h.spawnFn = nil
@@ -153,8 +156,7 @@ func (x *execution) fail(b *engine.Bug) {
 // the goroutine when the engine can (see engine.Continuer). It returns
 // false when the execution must end with b instead.
 func (x *execution) fault(b *engine.Bug, failed *engine.Choice) bool {
-	c, ok := x.eng.(engine.Continuer)
-	if !ok || !x.exec.Continue || x.over || b.G < 0 || b.NoReplay || x.tracer != nil {
+	if !x.exec.Continue || x.over || b.G < 0 || b.NoReplay || x.tracer != nil {
 		return false
 	}
 	switch b.Kind {
@@ -163,14 +165,20 @@ func (x *execution) fault(b *engine.Bug, failed *engine.Choice) bool {
 		return false
 	}
 	x.gs[b.G].Status = engine.Stopped
-	sched, first := c.Fault(&x.exec, b.G, failed)
+	x.report(b, failed)
+	return true
+}
+
+// report records b, a bug the execution goes on past, if it can be the
+// first of an execution.
+func (x *execution) report(b *engine.Bug, failed *engine.Choice) {
+	sched, first := x.eng.(engine.Continuer).Fault(&x.exec, b.G, failed)
 	if x.faulted == nil {
 		x.faulted = b
 	}
 	if first {
 		x.d.record(b, sched, nil)
 	}
-	return true
 }
 
 // stop classifies an execution in which no goroutine can move.

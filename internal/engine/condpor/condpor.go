@@ -90,6 +90,10 @@ type Engine struct {
 	cursor    []int32 // per goroutine: events of the graph executed so far
 	locOf     []int32 // object index of the execution -> graph location
 	remaining int     // events of the graph not yet executed
+	// races are the data races of the execution, as pairs of accesses,
+	// with x.Continue: a bug after both cannot be the first of one.
+	races    [][2]graph.Pos
+	lastRace int // the first pair of the race reported last
 
 	// Moot counts alternatives that turned out inconsistent, or that
 	// violate the atomicity of read-modify-writes until a revisit repairs
@@ -177,6 +181,7 @@ func (e *Engine) reset(x *engine.Exec) {
 		e.cursor = append(e.cursor, 0)
 	}
 	e.locOf = e.locOf[:0]
+	e.races = e.races[:0]
 	e.remaining = g.Len()
 	for t := range g.Threads {
 		if _, ok := blockedAt(g, int32(t)); ok {
@@ -317,9 +322,16 @@ func (e *Engine) replay(x *engine.Exec) engine.Decision {
 	e.cursor[t]++
 	e.remaining--
 	gr.Result = event.Result{From: -1}
+	var race *engine.Bug
+	var prev []graph.Pos
+	if x.Continue && ev.Lab.OKind == event.VarObj {
+		// The graph may hold both accesses of a race, which a revisit
+		// kept: each run reports it again.
+		race, prev = e.raceExecuted(g, p)
+	}
 	switch ev.Kind {
 	case graph.Read:
-		if ev.Recheck {
+		if ev.Recheck && !x.Continue {
 			if b := e.raceRead(g, p); b != nil {
 				return engine.Failed(engine.Choice{G: t}, b)
 			}
@@ -367,6 +379,9 @@ func (e *Engine) replay(x *engine.Exec) engine.Decision {
 		gr.Status = engine.Ended
 	case graph.Block:
 		gr.Status = engine.Blocked
+	}
+	if race != nil {
+		return e.raced(p, prev, race)
 	}
 	return engine.Ran(engine.Choice{G: t, Alt: ev.Outcome})
 }
@@ -583,12 +598,15 @@ func (e *Engine) add(x *engine.Exec, gr *engine.Goroutine) engine.Decision {
 	l := gr.Pending
 	gr.Result = event.Result{From: -1}
 	ev := graph.Event{Lab: l, Loc: -1, AddedMax: true, Revisitable: true}
+	// A race, with x.Continue, is performed and then reported.
+	var race *engine.Bug
+	var prev []graph.Pos
 	switch l.Kind {
 	case event.Load, event.NotifyWait:
 		loc := e.loc(g, &l)
 		if l.OKind == event.VarObj {
-			if b := e.race(g, t, l.Obj, loc, false); b != nil {
-				return engine.Failed(engine.Choice{G: t}, b)
+			if race, prev = e.race(g, t, l.Obj, loc, false); race != nil && !x.Continue {
+				return engine.Failed(engine.Choice{G: t}, race)
 			}
 		}
 		p := e.addRead(f, t, l, loc)
@@ -597,8 +615,8 @@ func (e *Engine) add(x *engine.Exec, gr *engine.Goroutine) engine.Decision {
 		loc := e.loc(g, &l)
 		v := storedValue(&l)
 		if l.OKind == event.VarObj {
-			if b := e.race(g, t, l.Obj, loc, true); b != nil {
-				return engine.Failed(engine.Choice{G: t}, b)
+			if race, prev = e.race(g, t, l.Obj, loc, true); race != nil && !x.Continue {
+				return engine.Failed(engine.Choice{G: t}, race)
 			}
 		}
 		e.addWrite(f, t, l, loc, v)
@@ -656,6 +674,9 @@ func (e *Engine) add(x *engine.Exec, gr *engine.Goroutine) engine.Decision {
 		e.cursor = append(e.cursor, 0)
 	}
 	e.cursor[t] = int32(len(g.Threads[t].Events))
+	if race != nil {
+		return e.raced(graph.Pos{T: t, I: e.cursor[t] - 1}, prev, race)
+	}
 	return engine.Ran(engine.Choice{G: t})
 }
 

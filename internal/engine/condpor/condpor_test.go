@@ -822,9 +822,8 @@ func TestAllBugsReplay(t *testing.T) {
 // TestAllBugsKinds measures how often, with WithAllBugs, condpor finds
 // fewer kinds of bugs than dfs on programs with locks, Vars, asserts and
 // channels. Going on past a bug (engine.Continuer) took it from 77 and 39
-// programs in 1000 to 13 and 1, an unlock that reads the mutex to 6 and 1.
-// The rest miss a bug that comes after a race in the orders where it is
-// not one: the racing access is not in the graph (issue 11).
+// programs in 1000 to 13 and 1; an unlock that reads the mutex, and races
+// that do not stop their goroutine, to 0 and 1 (issue 11).
 func TestAllBugsKinds(t *testing.T) {
 	lockKinds := []progtest.OpKind{progtest.Load, progtest.Store, progtest.Add, progtest.CAS, progtest.Assume, progtest.Assert, progtest.VarLoad, progtest.VarStore, progtest.Lock, progtest.Unlock}
 	chanKinds := []progtest.OpKind{progtest.Load, progtest.Store, progtest.Assert, progtest.ChanSend, progtest.ChanRecv, progtest.ChanClose, progtest.ChanLen, progtest.ChanSelect}
@@ -833,8 +832,8 @@ func TestAllBugsKinds(t *testing.T) {
 		cfg  progtest.Config
 		max  int
 	}{
-		{"locks", progtest.Config{Goroutines: [2]int{2, 3}, Ops: [2]int{1, 4}, LockedRatio: 0.2, Kinds: lockKinds}, 8},
-		{"chans", progtest.Config{Goroutines: [2]int{2, 4}, Ops: [2]int{1, 4}, Kinds: chanKinds}, 2},
+		{"locks", progtest.Config{Goroutines: [2]int{2, 3}, Ops: [2]int{1, 4}, LockedRatio: 0.2, Kinds: lockKinds}, 0},
+		{"chans", progtest.Config{Goroutines: [2]int{2, 4}, Ops: [2]int{1, 4}, Kinds: chanKinds}, 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rng := rand.New(rand.NewPCG(99, 100))

@@ -417,32 +417,35 @@ func (e *Engine) keepChild(child *frame, ok bool) bool {
 }
 
 // race checks a new access of goroutine t to Var obj (at loc) against the
-// conflicting accesses in g.
-func (e *Engine) race(g *graph.Graph, t, obj, loc int32, write bool) *engine.Bug {
-	if p, ok := racing(g, t, loc, write); ok {
-		return raceBug(g, obj, p, t, write)
+// conflicting accesses in g, and returns the race and the accesses it
+// races with.
+func (e *Engine) race(g *graph.Graph, t, obj, loc int32, write bool) (*engine.Bug, []graph.Pos) {
+	_, hb := baseView(g, t)
+	ps := racing(g, t, loc, write, func(p graph.Pos) bool { return p.T != t && !graph.InView(hb, p) })
+	if len(ps) == 0 {
+		return nil, nil
 	}
-	return nil
+	return raceBug(g, obj, ps[0], t, write), ps
 }
 
-// racing returns an access in g that a new access of goroutine t to the
-// Var at loc would race with.
-func racing(g *graph.Graph, t, loc int32, write bool) (graph.Pos, bool) {
-	_, hb := baseView(g, t)
-	check := func(p graph.Pos) bool { return p.T != t && !graph.InView(hb, p) }
+// racing returns the accesses to the Var at loc for which unordered
+// returns true, that an access by goroutine t (a write, with write) races
+// with.
+func racing(g *graph.Graph, t, loc int32, write bool, unordered func(graph.Pos) bool) []graph.Pos {
+	var ps []graph.Pos
 	for _, w := range g.Locs[loc].Co {
-		if check(w) {
-			return w, true
+		if unordered(w) {
+			ps = append(ps, w)
 		}
 	}
 	if write {
 		for _, r := range g.Locs[loc].Reads {
-			if check(r) {
-				return r, true
+			if unordered(r) {
+				ps = append(ps, r)
 			}
 		}
 	}
-	return graph.Pos{}, false
+	return ps
 }
 
 // raceRead checks the revisited Var read at p against the writes of its
@@ -464,15 +467,52 @@ func (e *Engine) raceRead(g *graph.Graph, p graph.Pos) *engine.Bug {
 	return nil
 }
 
-// Fault implements engine.Continuer. A bug stops its goroutine, and no bug
-// of another goroutine comes before it in porf: its schedule is a
-// linearization of its porf prefix, with the write the failing operation
-// saw (an unlocked mutex) or the other access of a race, which only a
-// failed operation has outside the graph.
+// raceExecuted checks the Var access at p, just replayed, against the
+// conflicting accesses executed before it in this run.
+func (e *Engine) raceExecuted(g *graph.Graph, p graph.Pos) (*engine.Bug, []graph.Pos) {
+	ev := g.Ev(p)
+	write := ev.Kind == graph.Write
+	ps := racing(g, p.T, ev.Loc, write, func(q graph.Pos) bool {
+		return q != p && q.T != p.T && e.executed(q) && !graph.InView(ev.HB, q)
+	})
+	if len(ps) == 0 {
+		return nil, nil
+	}
+	obj := int32(-1)
+	for o, l := range e.locOf {
+		if l == ev.Loc {
+			obj = int32(o)
+		}
+	}
+	return raceBug(g, obj, ps[0], p.T, write), ps
+}
+
+// raced is the decision for the access at p, performed although it races
+// with the accesses prev (x.Continue): the race is a bug of its goroutine,
+// which goes on.
+func (e *Engine) raced(p graph.Pos, prev []graph.Pos, b *engine.Bug) engine.Decision {
+	e.lastRace = len(e.races)
+	for _, q := range prev {
+		e.races = append(e.races, [2]graph.Pos{q, p})
+	}
+	return engine.Decision{Verdict: engine.Run, Choice: engine.Choice{G: p.T}, Bug: b}
+}
+
+// Fault implements engine.Continuer. Its schedule is a linearization of the
+// bug's porf prefix, with the write the failing operation saw (an unlocked
+// mutex) or the other access of a race: the bug comes first unless the
+// prefix holds both accesses of an earlier race. Other failed operations
+// are the last of their goroutines, and so never in it.
 func (e *Engine) Fault(x *engine.Exec, t int32, failed *engine.Choice) ([]engine.Choice, bool) {
 	g := e.top().g
 	view, _ := baseView(g, t)
 	var others []graph.Pos
+	races := e.races
+	if x.G[t].Status == engine.Ready {
+		// The race Step just reported: its first pair is the one named.
+		others = append(others, races[e.lastRace][0])
+		races = races[:e.lastRace]
+	}
 	if l := &x.G[t].Pending; failed != nil && l.Obj >= 0 && int(l.Obj) < len(e.locOf) && e.locOf[l.Obj] >= 0 {
 		loc := e.locOf[l.Obj]
 		co := g.Locs[loc].Co
@@ -482,8 +522,8 @@ func (e *Engine) Fault(x *engine.Exec, t int32, failed *engine.Choice) ([]engine
 				break
 			}
 		}
-		if p, ok := racing(g, t, loc, l.Kind == event.Store); ok && l.OKind == event.VarObj {
-			others = append(others, p)
+		if b, ps := e.race(g, t, l.Obj, loc, l.Kind == event.Store); b != nil && l.OKind == event.VarObj {
+			others = append(others, ps[0])
 		}
 	}
 	in := func(p graph.Pos) bool {
@@ -500,8 +540,15 @@ func (e *Engine) Fault(x *engine.Exec, t int32, failed *engine.Choice) ([]engine
 		}
 		return false
 	}
-	// What the graph holds of the goroutine beyond is never run.
-	e.remaining -= len(g.Threads[t].Events) - int(e.cursor[t])
+	for _, r := range races {
+		if in(r[0]) && in(r[1]) {
+			return nil, false
+		}
+	}
+	if x.G[t].Status != engine.Ready {
+		// It stops: what the graph holds of it beyond is never run.
+		e.remaining -= len(g.Threads[t].Events) - int(e.cursor[t])
+	}
 	var sched []engine.Choice
 	for _, p := range g.Linearize(in) {
 		if !g.Ev(p).Cont {
@@ -510,6 +557,9 @@ func (e *Engine) Fault(x *engine.Exec, t int32, failed *engine.Choice) ([]engine
 	}
 	if failed != nil {
 		sched = append(sched, *failed)
+	}
+	if debugf != nil {
+		debugf("fault g%d races %v others %v sched %v\n%v", t, e.races, others, sched, g)
 	}
 	return sched, true
 }
