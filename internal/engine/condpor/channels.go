@@ -193,10 +193,12 @@ func (v view) last(loc int32) graph.Pos {
 func (v view) closed(ci *chanInfo) bool  { return closed(v.g, v.last(ci.cl)) }
 func (v view) count(loc int32) int       { return countOf(v.g, v.last(loc)) }
 func (v view) open(offer graph.Pos) bool { return v.last(v.g.Ev(offer).Loc) == offer }
-func (v view) ready(ci *chanInfo, k chans.Case) bool {
+func (v view) ready(ci *chanInfo, k chans.Case) bool { return v.closed(ci) || v.roomy(ci, k) }
+
+// roomy reports whether case k's buffered channel has room for a send, or
+// a value for a receive.
+func (v view) roomy(ci *chanInfo, k chans.Case) bool {
 	switch {
-	case v.closed(ci):
-		return true
 	case ci.cap == 0:
 		return false
 	case k.Send:
@@ -319,12 +321,17 @@ func (e *Engine) options(v view, o *cop, variants bool, base []int32, dst []opti
 		return int(v.g.Ev(b.offer).Stamp - v.g.Ev(a.offer).Stamp)
 	})
 	if variants {
-		// A buffered case that is not ready now was, before the update
-		// of its counter that another operation made: this one may go
-		// before it (the conflict's revisits repair the other).
+		// A buffered case that is not ready now, or only because the
+		// channel is closed, was, before the update of its counter that
+		// another operation made: this one may go before it (the
+		// conflict's revisits repair the other), and before the close.
 		for i, k := range o.op.Cases {
 			ci := e.info(v.g, k.Chan)
-			if ci == nil || ci.cap == 0 || v.ready(ci, k) {
+			if ci == nil || ci.cap == 0 || v.roomy(ci, k) {
+				continue
+			}
+			closedCh := v.closed(ci)
+			if closedCh && graph.InView(base, v.last(ci.cl)) {
 				continue
 			}
 			loc := ci.h
@@ -335,7 +342,7 @@ func (e *Engine) options(v view, o *cop, variants bool, base []int32, dst []opti
 			for j := len(co) - 2; j >= 0; j-- {
 				if v.has(co[j]) && e.stealable(v.g, co[j], base) {
 					opt := alone(int32(i))
-					opt.main, opt.hasMain = co[j], true
+					opt.main, opt.hasMain, opt.beforeClose = co[j], true, closedCh
 					dst = append(dst, opt)
 				}
 			}
@@ -894,7 +901,11 @@ func (e *Engine) buildClosed(b *builder, ci *chanInfo, k chans.Case, res *chans.
 
 func (e *Engine) buildSend(b *builder, ci *chanInfo, k chans.Case, res *chans.Result) bool {
 	g := b.g
-	if r := b.read(ci.cl, readOpts{free: true}); closed(g, r.rf) {
+	ro := readOpts{free: true}
+	if b.opt.beforeClose {
+		ro = readOpts{target: g.Locs[ci.cl].Co[0], hasT: true}
+	}
+	if r := b.read(ci.cl, ro); closed(g, r.rf) {
 		res.Panic = "send on closed channel"
 		return true
 	}
@@ -926,7 +937,7 @@ func (e *Engine) buildRecv(b *builder, ci *chanInfo, res *chans.Result) bool {
 	}
 	// Empty: the receive returns only because the channel is closed.
 	w, _ := writeCount(g, ci.t, n)
-	b.read(ci.t, readOpts{forced: true, target: w})
+	b.read(ci.t, readOpts{target: w, hasT: true})
 	r := b.read(ci.cl, readOpts{sync: true})
 	if !closed(g, r.rf) {
 		return false

@@ -532,14 +532,10 @@ func (e *Engine) chanMaximal(g *graph.Graph, p, w graph.Pos, kept func(graph.Pos
 		return !sameOp(g, q, w) && (kept(q) || g.Ev(q).Stamp < st)
 	}
 	o := newCop(p.T, ev.Lab, p)
-	if !e.hasChoice(g, o) {
-		return true // an operation with one outcome
+	if !e.hasChoice(g, o) || ev.Outcome == blockedMark {
+		return true // an operation with one outcome, or none where it stands
 	}
 	var buf [4]option
 	opts := e.options(view{g: g, in: in}, o, false, nil, buf[:0])
-	if ev.Outcome == blockedMark {
-		// Waiting is maximal only where nothing would let it go.
-		return len(opts) == 0
-	}
 	return len(opts) > 0 && opts[0].out == chans.Decode(ev.Outcome, ev.With)
 }

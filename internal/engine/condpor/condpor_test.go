@@ -304,16 +304,10 @@ func compare(t *testing.T, name string, body func()) bool {
 		t.Fatalf("%s: dfs found bugs %q, condpor found %q", name, ref.bugs, got.bugs)
 	}
 	if len(ref.bugs) > 0 {
-		// condpor finds no kind of bug that dfs does not; that it finds
-		// each kind is measured by TestAllBugsKinds.
-		want, have := kinds(ref.bugs), kinds(got.bugs)
-		for k := range have {
-			if !want[k] {
-				t.Fatalf("%s: condpor found bug kinds %v, dfs only %v", name, slices.Sorted(maps.Keys(have)), slices.Sorted(maps.Keys(want)))
-			}
-		}
-		if !maps.Equal(want, have) {
-			kindMismatch++
+		// No bug hides another: with WithAllBugs, both find the same
+		// kinds (engine.Continuer).
+		if want, have := kinds(ref.bugs), kinds(got.bugs); !maps.Equal(want, have) {
+			t.Fatalf("%s: dfs found bug kinds %v, condpor %v", name, slices.Sorted(maps.Keys(want)), slices.Sorted(maps.Keys(have)))
 		}
 		return true
 	}
@@ -335,10 +329,6 @@ func compare(t *testing.T, name string, body func()) bool {
 	}
 	return true
 }
-
-// kindMismatch counts the programs on which condpor found fewer kinds of
-// bugs than dfs.
-var kindMismatch int
 
 // kinds returns the kinds of the bugs reported as "kind: message".
 func kinds(bugs []string) map[string]bool {
@@ -819,25 +809,23 @@ func TestAllBugsReplay(t *testing.T) {
 	}
 }
 
-// TestAllBugsKinds measures how often, with WithAllBugs, condpor finds
-// fewer kinds of bugs than dfs on programs with locks, Vars, asserts and
-// channels. Going on past a bug (engine.Continuer) took it from 77 and 39
-// programs in 1000 to 13 and 1; an unlock that reads the mutex, and races
-// that do not stop their goroutine, to 0 and 1 (issue 11).
+// TestAllBugsKinds compares the kinds of bugs condpor and dfs find with
+// WithAllBugs on programs where one bug can hide another: locks, Vars and
+// asserts; channels and asserts. Before condpor went on past a bug
+// (engine.Continuer), it found fewer kinds than dfs on 77 and 39 of these
+// 1000 programs each.
 func TestAllBugsKinds(t *testing.T) {
 	lockKinds := []progtest.OpKind{progtest.Load, progtest.Store, progtest.Add, progtest.CAS, progtest.Assume, progtest.Assert, progtest.VarLoad, progtest.VarStore, progtest.Lock, progtest.Unlock}
 	chanKinds := []progtest.OpKind{progtest.Load, progtest.Store, progtest.Assert, progtest.ChanSend, progtest.ChanRecv, progtest.ChanClose, progtest.ChanLen, progtest.ChanSelect}
 	for _, tc := range []struct {
 		name string
 		cfg  progtest.Config
-		max  int
 	}{
-		{"locks", progtest.Config{Goroutines: [2]int{2, 3}, Ops: [2]int{1, 4}, LockedRatio: 0.2, Kinds: lockKinds}, 0},
-		{"chans", progtest.Config{Goroutines: [2]int{2, 4}, Ops: [2]int{1, 4}, Kinds: chanKinds}, 1},
+		{"locks", progtest.Config{Goroutines: [2]int{2, 3}, Ops: [2]int{1, 4}, LockedRatio: 0.2, Kinds: lockKinds}},
+		{"chans", progtest.Config{Goroutines: [2]int{2, 4}, Ops: [2]int{1, 4}, Kinds: chanKinds}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rng := rand.New(rand.NewPCG(99, 100))
-			kindMismatch = 0
 			for compared := 0; compared < 1000; {
 				tc.cfg.Locs = 1 + rng.IntN(2)
 				p := progtest.Generate(rng, tc.cfg)
@@ -847,10 +835,6 @@ func TestAllBugsKinds(t *testing.T) {
 				if differential(t, p) {
 					compared++
 				}
-			}
-			t.Logf("%d programs of 1000 with fewer kinds of bugs than dfs", kindMismatch)
-			if kindMismatch > tc.max {
-				t.Fatalf("%d programs of 1000 with fewer kinds of bugs than dfs, more than %d", kindMismatch, tc.max)
 			}
 		})
 	}
