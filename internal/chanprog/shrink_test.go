@@ -2,10 +2,11 @@ package chanprog
 
 import "slices"
 
-// shrink returns a smallest program it can find from p on which still
-// holds (it must hold on p): it tries every one-step simplification of
-// the program in turn and keeps the first on which still holds, until
-// none does. A mismatch the oracle finds is then read on a few lines.
+// shrink returns a program, made from p by simplifications, on which
+// still holds (it must hold on p) and on none of whose one-step
+// simplifications it does: it tries them in turn, keeps the first on
+// which still holds, and starts again from it. A mismatch the oracle
+// finds is then read on a few lines.
 func shrink(p *Program, still func(*Program) bool) *Program {
 	for {
 		smaller := false
@@ -24,9 +25,9 @@ func shrink(p *Program, still func(*Program) bool) *Program {
 // variants returns the programs one step simpler than p: a goroutine, a
 // wait, a statement, a select case or a default less, a branch or loop
 // body in place of its statement, a plain operation in place of a select
-// of one case or a range of one round, a loop shorter, a channel or
-// atomic less, a variable less, a capacity smaller. They share what they do not change with p,
-// which nothing modifies.
+// of one case or a range of one round, a loop shorter, a channel, an
+// atomic or the variable less, a capacity smaller. They share what they
+// do not change with p, which nothing modifies.
 func variants(p *Program) []*Program {
 	var out []*Program
 	with := func(f func(q *Program)) {

@@ -190,9 +190,9 @@ func (v view) last(loc int32) graph.Pos {
 	return graph.Init
 }
 
-func (v view) closed(ci *chanInfo) bool  { return closed(v.g, v.last(ci.cl)) }
-func (v view) count(loc int32) int       { return countOf(v.g, v.last(loc)) }
-func (v view) open(offer graph.Pos) bool { return v.last(v.g.Ev(offer).Loc) == offer }
+func (v view) closed(ci *chanInfo) bool              { return closed(v.g, v.last(ci.cl)) }
+func (v view) count(loc int32) int                   { return countOf(v.g, v.last(loc)) }
+func (v view) open(offer graph.Pos) bool             { return v.last(v.g.Ev(offer).Loc) == offer }
 func (v view) ready(ci *chanInfo, k chans.Case) bool { return v.closed(ci) || v.roomy(ci, k) }
 
 // roomy reports whether case k's buffered channel has room for a send, or
