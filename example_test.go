@@ -70,3 +70,21 @@ func ExampleWithReplay() {
 	fmt.Println(again.Executions, again.Bugs[0].Kind)
 	// Output: 1 data race
 }
+
+// A goroutine waits in a spin loop for a flag: one complete execution, not
+// one per spin.
+func ExampleYield() {
+	res, _ := weft.Explore(func() {
+		var data, ready atomic.Int64
+		weft.Go(func() {
+			data.Store(42)
+			ready.Store(1)
+		})
+		for ready.Load() == 0 {
+			weft.Yield()
+		}
+		weft.Assert(data.Load() == 42, "data = %d", data.Load())
+	})
+	fmt.Println(res.Complete, "complete,", len(res.Bugs), "bugs")
+	// Output: 1 complete, 0 bugs
+}

@@ -37,3 +37,27 @@ func Assume(cond bool) {
 	}
 	runtime.Block()
 }
+
+// Yield ends an iteration of a spin loop, a loop that waits for a
+// condition on shared memory:
+//
+//	for !ready.Load() {
+//		weft.Yield()
+//	}
+//
+// An iteration that only read (loads, a failed CompareAndSwap or TryLock)
+// would repeat identically until another goroutine writes what it read, so
+// weft does not run it again: the goroutine waits there, and the
+// executions in which its loads see later writes are explored from those
+// writes. A loop thus costs one execution per way it can end, not one per
+// spin, and the executions cut at such a wait count as Blocked. A goroutine
+// still waiting there when nothing can write what it read any more would
+// spin forever: that is a Deadlock, or a GoroutineLeak once the body has
+// returned.
+//
+// Use Yield only in loops whose iterations do nothing but read and test
+// shared memory: a loop that also counts or bounds its iterations in a
+// local variable, which weft does not see, would be cut short. Spin loops
+// without Yield still work, with one execution per number of spins, up to
+// WithMaxSteps operations per goroutine.
+func Yield() { runtime.Yield() }

@@ -42,6 +42,18 @@ type Scheduler interface {
 	Schedule(x *Exec) []Choice
 }
 
+// Awaiter is implemented by engines that tell a goroutine that waits in
+// weft.Yield for good from one whose wait is an artifact of the
+// exploration. Yield blocks a goroutine whose spin-loop iteration only read
+// (a Block with Label.Arg 1): the executions where it reads newer writes
+// are explored from those writes, as for Assume.
+type Awaiter interface {
+	// Spins reports, at the end of an execution, whether goroutine g,
+	// blocked in such a wait, read the latest writes of the locations
+	// its iteration read: it would spin forever.
+	Spins(x *Exec, g int32) bool
+}
+
 // Config is what every engine may be configured with.
 type Config struct {
 	Seed       uint64 // random choices

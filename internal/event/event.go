@@ -199,6 +199,26 @@ type Result struct {
 	Wait  bool  // a channel operation could not complete: a ChanWait follows
 }
 
+// Await is the Arg of the Block of a goroutine that waits at the end of a
+// spin-loop iteration that only read (weft.Yield).
+const Await = 1
+
+// ReadOnly reports whether the operation l, with result r, only read
+// shared memory: a load, or a CompareAndSwap or TryLock that failed. A
+// spin-loop iteration made of such operations changes nothing, and is
+// repeated identically until another goroutine writes (see weft.Yield).
+func ReadOnly(l *Label, r *Result) bool {
+	switch l.Kind {
+	case Load:
+		return true
+	case RMW:
+		return l.Op == CAS && !r.OK
+	case TryLock:
+		return !r.OK
+	}
+	return false
+}
+
 // Updates reports whether operations of kind k read a location and, when
 // the value read allows it, write it in the same atomic step.
 func (k Kind) Updates() bool {

@@ -63,7 +63,14 @@ var initial = class.Init
 
 type gstate struct {
 	vc vclock
+	// spin holds what the goroutine read since its last operation that
+	// did not only read (event.ReadOnly): a spin-loop iteration.
+	spin []spinRead
 }
+
+// spinRead is a read of a spin-loop iteration: the object, and the step
+// that wrote the value read.
+type spinRead struct{ obj, writer int32 }
 
 // Reset prepares the machine for a new execution.
 func (m *Machine) Reset() {
@@ -268,7 +275,27 @@ func (m *Machine) Perform(x *engine.Exec, g *engine.Goroutine, c engine.Choice) 
 	default:
 		panic(fmt.Sprintf("weft: internal error: interleave cannot perform %v", l.Kind))
 	}
+	switch {
+	case event.ReadOnly(l, &g.Result):
+		gs.spin = append(gs.spin, spinRead{l.Obj, g.Result.From})
+	case l.Kind != event.Block:
+		gs.spin = gs.spin[:0]
+	}
 	return nil
+}
+
+// Spins reports whether goroutine g, blocked in a wait of weft.Yield,
+// would spin forever: no write came after those its iteration read.
+func (m *Machine) Spins(g int32) bool {
+	if int(g) >= len(m.gs) || len(m.gs[g].spin) == 0 {
+		return false
+	}
+	for _, r := range m.gs[g].spin {
+		if m.objs[r.obj].writer != r.writer {
+			return false
+		}
+	}
+	return true
 }
 
 // write makes v the value of o, written by event me at step.

@@ -43,11 +43,12 @@ const (
 	ChanClose                // c[Loc].Close()
 	ChanLen                  // c[Loc].Len()
 	ChanSelect               // select { case c[Loc] <- Val: ; case <-c[New]: ; default (if Val is odd) }
+	Await                    // for x[Loc].Load() == Val { weft.Yield() }
 	numOps
 )
 
 var opNames = [numOps]string{"load", "store", "add", "cas", "lock", "unlock", "assume", "assert", "vload", "vstore",
-	"snew", "sstore", "sload", "sbranch", "sassume", "send", "recv", "close", "len", "select"}
+	"snew", "sstore", "sload", "sbranch", "sassume", "send", "recv", "close", "len", "select", "await"}
 
 // Op is one operation.
 type Op struct {
@@ -249,6 +250,10 @@ func (p Program) Body() func() {
 						weft.Assume(xs[o.Loc].Load() != o.Val)
 					case Assert:
 						weft.Assert(xs[o.Loc].Load() != o.Val, "x%d == %d", o.Loc, o.Val)
+					case Await:
+						for xs[o.Loc].Load() == o.Val {
+							weft.Yield()
+						}
 					case VarLoad:
 						vs[o.Loc].Load()
 					case VarStore:

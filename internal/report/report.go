@@ -269,6 +269,9 @@ func (d *describer) op(l *event.Label, r *event.Result) string {
 	case event.End:
 		return "return"
 	case event.Block:
+		if l.Arg == event.Await {
+			return "weft.Yield: waits for a write to what its loop read"
+		}
 		return "assume failed: blocked forever"
 	case event.SymNew:
 		// Its value is the current model's, which later branches may change.

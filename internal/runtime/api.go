@@ -182,6 +182,26 @@ func Join(h Handle) {
 	g.op(event.Label{Kind: event.Join, Obj: -1, Arg: h.id})
 }
 
+// Yield ends an iteration of a spin loop. An iteration that only read
+// shared memory (event.ReadOnly) since the goroutine's last other
+// operation would repeat identically until another goroutine writes: the
+// goroutine waits instead, for good in this execution, which the engines
+// treat as an Assume(false); the executions where its reads read later
+// writes are explored from those writes. At the end of an execution, a
+// goroutine that waits there although nothing wrote what it read spins
+// forever in the real program (see engine.Awaiter).
+func Yield() {
+	x, g := running("weft.Yield")
+	if g.spinReads > 0 {
+		g.op(event.Label{Kind: event.Block, Obj: -1, Arg: event.Await})
+		g.blockForever()
+	}
+	g.yields++
+	if g.yields > x.maxSteps {
+		Fail(engine.StepLimit, fmt.Sprintf("%s called weft.Yield %d times without any weft operation in between: it spins on something weft does not see (plain memory, a real channel?)", x.describe(g), g.yields))
+	}
+}
+
 // Block blocks the calling goroutine forever: Assume(false).
 func Block() {
 	_, g := running("weft.Assume")

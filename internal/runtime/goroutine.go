@@ -57,6 +57,8 @@ type goroutine struct {
 	finished    bool   // performed its End
 	exited      bool   // its function is over (returned, panicked, aborted)
 	pos         Pos    // of Pending, when tracing
+	spinReads   int32  // operations that only read since its last other one
+	yields      int32  // calls of Yield since its last operation
 }
 
 // run runs the goroutine's function on the current worker.
@@ -199,11 +201,15 @@ func (g *goroutine) op(lab event.Label) event.Result {
 		x.next = x.resumer
 		x.resumer = nil
 		g.park()
-		return g.Result
-	}
-	if h := x.dispatch(); h != g {
+	} else if h := x.dispatch(); h != g {
 		x.next = h
 		g.park()
+	}
+	g.yields = 0
+	if event.ReadOnly(&lab, &g.Result) {
+		g.spinReads++
+	} else {
+		g.spinReads = 0
 	}
 	return g.Result
 }

@@ -839,3 +839,27 @@ func TestAllBugsKinds(t *testing.T) {
 		})
 	}
 }
+
+// TestDifferentialAwait compares condpor with dfs on programs whose
+// goroutines wait in spin loops (weft.Yield) for values others store: the
+// same classes, each once, and the same goroutines spinning forever.
+func TestDifferentialAwait(t *testing.T) {
+	rng := rand.New(rand.NewPCG(19, 20))
+	kinds := []progtest.OpKind{progtest.Load, progtest.Store, progtest.Add, progtest.CAS, progtest.Await, progtest.Assert, progtest.Lock, progtest.Unlock}
+	awaits := 0
+	for compared := 0; compared < 500; {
+		p := progtest.Generate(rng, progtest.Config{Goroutines: [2]int{2, 3}, Ops: [2]int{1, 4}, Locs: 1 + rng.IntN(2), LockedRatio: 0.1, Kinds: kinds})
+		if p.Ops() > 8 {
+			continue
+		}
+		if differential(t, p) {
+			compared++
+			if strings.Contains(p.String(), "await") {
+				awaits++
+			}
+		}
+	}
+	if awaits < 200 {
+		t.Fatalf("only %d programs with a spin loop", awaits)
+	}
+}

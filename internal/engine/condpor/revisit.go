@@ -600,3 +600,35 @@ func (e *Engine) Schedule(*engine.Exec) []engine.Choice {
 	}
 	return out
 }
+
+// Spins implements engine.Awaiter: the reads before goroutine t's wait
+// (its Block), back to its last operation that wrote, read the latest
+// writes of their locations.
+func (e *Engine) Spins(_ *engine.Exec, t int32) bool {
+	g := e.top().g
+	if int(t) >= len(g.Threads) {
+		return false
+	}
+	evs := g.Threads[t].Events
+	n := 0
+	for i := len(evs) - 2; i >= 0; i-- {
+		p := graph.Pos{T: t, I: int32(i)}
+		ev := g.Ev(p)
+		if ev.Kind != graph.Read || isChan(ev.Lab.Kind) || writesAfter(g, p) {
+			break
+		}
+		co := g.Locs[ev.Loc].Co
+		latest := graph.Init
+		for j := len(co) - 1; j >= 0; j-- {
+			if e.executed(co[j]) {
+				latest = co[j]
+				break
+			}
+		}
+		if ev.RF != latest {
+			return false
+		}
+		n++
+	}
+	return n > 0
+}

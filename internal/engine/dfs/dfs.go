@@ -134,4 +134,7 @@ func (e *Engine) End(_ *engine.Exec, end engine.Ending) {
 }
 
 // Exhaustive implements engine.Engine: dfs explores everything.
+// Spins implements engine.Awaiter.
+func (e *Engine) Spins(_ *engine.Exec, g int32) bool { return e.m.Spins(g) }
+
 func (e *Engine) Exhaustive() bool { return true }

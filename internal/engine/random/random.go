@@ -67,4 +67,7 @@ func (e *Engine) Step(x *engine.Exec) engine.Decision {
 func (e *Engine) End(*engine.Exec, engine.Ending) {}
 
 // Exhaustive implements engine.Engine: sampling never is.
+// Spins implements engine.Awaiter.
+func (e *Engine) Spins(_ *engine.Exec, g int32) bool { return e.m.Spins(g) }
+
 func (e *Engine) Exhaustive() bool { return false }

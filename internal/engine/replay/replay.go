@@ -93,5 +93,8 @@ func diverged(what string) engine.Decision {
 // End implements engine.Engine.
 func (e *Engine) End(*engine.Exec, engine.Ending) {}
 
+// Spins implements engine.Awaiter.
+func (e *Engine) Spins(_ *engine.Exec, g int32) bool { return e.m.Spins(g) }
+
 // Exhaustive implements engine.Engine.
 func (e *Engine) Exhaustive() bool { return true }
