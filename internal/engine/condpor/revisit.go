@@ -384,7 +384,10 @@ func (e *Engine) backward(f *frame, it item) bool {
 	if isChan(ev.Lab.Kind) {
 		lead := c.Leader(r)
 		if e.hasChoice(c, newCop(r.T, c.Ev(lead).Lab, lead)) {
-			ok := e.backwardChoice(f, child, it)
+			// A graph that was not an execution (a conflict, a cycle)
+			// pushes revisits to repair it: the child must not keep
+			// a cycle through w's operation.
+			ok := e.backwardChoice(f, child, it) && c.Acyclic(w)
 			if !ok && child.repair && len(child.items) > 0 {
 				// Not an execution, but the revisits that repair it
 				// are: they run from the child's frame.
@@ -394,7 +397,7 @@ func (e *Engine) backward(f *frame, it item) bool {
 		}
 		c.SetRF(r, w, syncOf(ev))
 		ev.AddedMax = c.CoMax(ev.Loc) == w
-		return e.keepChild(child, e.backwardChan(child, r, w))
+		return e.keepChild(child, e.backwardChan(child, r, w) && c.Acyclic(w))
 	}
 	c.SetRF(r, w, syncOf(ev))
 	ev.AddedMax = c.CoMax(ev.Loc) == w
@@ -404,7 +407,7 @@ func (e *Engine) backward(f *frame, it item) bool {
 		return true
 	}
 	ev.Recheck = ev.Lab.OKind == event.VarObj
-	return e.keepChild(child, c.Acyclic(r) && e.complete(child, r, true))
+	return e.keepChild(child, c.Acyclic(r) && c.Acyclic(w) && e.complete(child, r, true))
 }
 
 // keepChild drops the frame child, just pushed, unless ok.
