@@ -45,6 +45,27 @@ import (
 // reading a channel open that a close was already added for, are
 // alternatives. An offer added later revisits the operations that could have
 // taken it.
+//
+// What is revisited, beyond the reads of TruSt: a write that could make a
+// case of an earlier select or wait ready (an offer, a counter update, a
+// close) revisits its choice event, which takes that case anew after it
+// (choiceRevisits, backwardChoice); a goroutine a revisit left waiting
+// (blockedMark, no outcome where it stands) is revisited by the write that
+// takes its offer (handRevisit). An outcome that reads an older write of
+// a counter or an offer than another update read (a steal, a wait that
+// completes before its offer was taken, a buffered operation that goes
+// before another, a send before the close it would panic on) makes two
+// updates read one write: that graph is not an execution, and only the
+// revisits of its conflicting writes, which order the two, are pushed
+// (conflict).
+//
+// Why each class once: a choice event is maximal when its outcome is the
+// first of options on the events added before it and those the revisit
+// keeps (chanMaximal), and a choice that was itself revisited by a write
+// the revisit deletes is not (revisited), as TruSt requires of reads. A
+// goroutine left waiting (blockedMark) counts as maximal whatever its
+// options: the stricter rule misses classes, and this one explores some
+// class twice on rare programs (TestKnownDuplicate).
 
 // isChan reports whether operations of kind k act on the channels.
 func isChan(k event.Kind) bool {

@@ -21,7 +21,27 @@
 // unlocked (positive) value: a goroutine whose lock is held is not
 // scheduled, and a backward revisit that hands a lock read a locked value
 // removes the read, so that the goroutine waits again. That explores N
-// goroutines taking one lock in N! executions and none blocked.
+// goroutines taking one lock in N! executions and none blocked. An unlock
+// reads the mutex too: one that finds it unlocked is a misuse whose read
+// stays in the graph, so that a lock added later revisits it.
+//
+// Channels are described in channels.go: each channel is a few locations
+// (closed flag, send and receive counters, one location per offer of a
+// waiting goroutine), and a select or a wait is a choice event followed by
+// the reads and writes its outcome implies.
+//
+// With WithAllBugs (engine.Continuer), a bug stops only its goroutine: the
+// events the others add after it push the revisits that lead to the rest
+// of the executions, and their bugs. A failed operation (a race, a misuse)
+// leaves its read in the graph; a racing access is performed. A bug is
+// reported when it can come first: no race lies wholly in its porf prefix,
+// which, linearized, is its replay schedule.
+//
+// weft.Yield ends a spin-loop iteration; one that only read ends in a
+// Block (engine.Awaiter): its reads are revisited by the writes added
+// later, as GenMC's spin-assume does, and Spins tells a goroutine that
+// would spin forever (its reads read the latest writes) from one cut by
+// the exploration.
 //
 // Each execution re-runs the program from scratch: the events already in the
 // graph are replayed (their values come from the graph) in an order that
