@@ -112,9 +112,6 @@ func (e *Engine) addChan(f *frame, t int32, l event.Label) event.Result {
 			panic(fmt.Sprintf("weft: internal error: goroutine %d's enabled %v has no outcome\n%v", t, l.Kind, g))
 		}
 		opt = opts[0]
-		if debugf != nil {
-			debugf("add %v of g%d: options %+v", l.Kind, t, opts)
-		}
 		for _, alt := range opts[1:] {
 			f.items = append(f.items, optionItem(o.lead, alt))
 		}
@@ -232,9 +229,6 @@ func (e *Engine) completeChan(f *frame, r graph.Pos) bool {
 	lead := g.Leader(r)
 	o := newCop(r.T, g.Ev(lead).Lab, lead)
 	_, st := e.rebuild(f, o, e.outcomeOf(g, o))
-	if debugf != nil {
-		debugf("complete %v (lead %v): %d\n%v", r, lead, st, g)
-	}
 	if st != built {
 		return false
 	}
@@ -499,9 +493,6 @@ func (e *Engine) forceChan(f *frame, t int32, l event.Label) {
 		if !opt.plain() {
 			opts = append(opts, opt)
 		}
-	}
-	if debugf != nil {
-		debugf("force g%d %v: %+v", t, l.Kind, opts)
 	}
 	if len(opts) == 0 {
 		return

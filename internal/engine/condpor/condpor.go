@@ -152,18 +152,12 @@ func (e *Engine) Begin(x *engine.Exec) bool {
 		}
 		it := f.items[len(f.items)-1]
 		f.items = f.items[:len(f.items)-1]
-		if debugf != nil {
-			debugf("apply %+v at depth %d (%d items left) to\n%v", it, len(e.frames), len(f.items), f.g)
-		}
 		if e.apply(f, it) {
 			e.verify(it)
 			e.reset(x)
 			return true
 		}
 		e.Moot++
-		if debugf != nil {
-			debugf("moot")
-		}
 	}
 	return false
 }
@@ -215,13 +209,6 @@ func (e *Engine) Exhaustive() bool { return true }
 
 // End implements engine.Engine.
 func (e *Engine) End(_ *engine.Exec, end engine.Ending) {
-	if debugf != nil {
-		c := uint64(0)
-		if end.Kind == engine.Completed {
-			c = e.class()
-		}
-		debugf("end %v class %d:\n%v", end.Kind, c, e.top().g)
-	}
 	if e.OnComplete != nil && end.Kind == engine.Completed {
 		e.OnComplete(e.class())
 	}

@@ -29,9 +29,6 @@ func (e *Engine) revisits(f *frame, w graph.Pos) {
 		r := reads[i]
 		rev := g.Ev(r)
 		if graph.InView(view, r) || !rev.Revisitable || !rev.AddedMax || rev.Forced || rev.Stamp >= limit {
-			if debugf != nil {
-				debugf("revisit of %v by %v: view %v rev %v max %v forced %v stamp %d limit %d", r, w, graph.InView(view, r), rev.Revisitable, rev.AddedMax, rev.Forced, rev.Stamp, limit)
-			}
 			continue
 		}
 		if !coMax && e.seesLater(g, loc, r, w) {
@@ -55,8 +52,6 @@ func (e *Engine) revisits(f *frame, w graph.Pos) {
 		}
 		if e.maximal(g, r, w) {
 			f.items = append(f.items, item{kind: backward, a: r, b: w})
-		} else if debugf != nil {
-			debugf("revisit of %v by %v not maximal", r, w)
 		}
 	}
 }
@@ -180,9 +175,6 @@ func (e *Engine) maximal(g *graph.Graph, r, w graph.Pos) bool {
 				continue // determined by the rest of its operation
 			}
 			if !ev.AddedMax {
-				if debugf != nil {
-					debugf("  %v not added max", p)
-				}
 				return false
 			}
 			x := p
@@ -192,23 +184,14 @@ func (e *Engine) maximal(g *graph.Graph, r, w graph.Pos) bool {
 			co := g.Locs[ev.Loc].Co
 			for i := g.CoIndex(ev.Loc, x) + 1; i < len(co); i++ {
 				if !sameOp(g, co[i], w) && kept(co[i]) {
-					if debugf != nil {
-						debugf("  %v: kept %v co-after", p, co[i])
-					}
 					return false
 				}
 			}
 			if ev.Kind == graph.Read && !ev.RF.IsInit() && !kept(ev.RF) && g.Ev(ev.RF).Stamp > ev.Stamp {
-				if debugf != nil {
-					debugf("  %v: revisited", p)
-				}
 				return false
 			}
 		case graph.Choice:
 			if !ev.AddedMax || isChan(ev.Lab.Kind) && (!e.chanMaximal(g, p, w, kept) || revisited(g, p, kept)) {
-				if debugf != nil {
-					debugf("  choice %v not maximal (%v)", p, ev.AddedMax)
-				}
 				return false
 			}
 		case graph.Constraint:
@@ -560,9 +543,6 @@ func (e *Engine) Fault(x *engine.Exec, t int32, failed *engine.Choice) ([]engine
 	}
 	if failed != nil {
 		sched = append(sched, *failed)
-	}
-	if debugf != nil {
-		debugf("fault g%d races %v others %v sched %v\n%v", t, e.races, others, sched, g)
 	}
 	return sched, true
 }
