@@ -413,6 +413,12 @@ func (e *Engine) backwardChoice(parent, child *frame, it item) bool {
 			}
 		}
 	}
+	if len(cands) == 0 && lab.Kind == event.Select && len(opts) == 0 {
+		// A select with no offer, which nothing lets go there: it waits,
+		// and is added again once it can go, as a send or a receive is.
+		c.RemoveEvent(lead)
+		return true
+	}
 	if len(cands) == 0 {
 		ev := c.Ev(lead)
 		ev.Outcome, ev.With, ev.RF, ev.AddedMax = blockedMark, 0, w, true

@@ -114,6 +114,9 @@ type Engine struct {
 	// with x.Continue: a bug after both cannot be the first of one.
 	races    [][2]graph.Pos
 	lastRace int // the first pair of the race reported last
+	// stops are the events after which a goroutine panicked or failed
+	// an assertion, with x.Continue.
+	stops []graph.Pos
 
 	// Moot counts alternatives that turned out inconsistent, or that
 	// violate the atomicity of read-modify-writes until a revisit repairs
@@ -196,6 +199,7 @@ func (e *Engine) reset(x *engine.Exec) {
 	}
 	e.locOf = e.locOf[:0]
 	e.races = e.races[:0]
+	e.stops = e.stops[:0]
 	e.remaining = g.Len()
 	for t := range g.Threads {
 		if _, ok := blockedAt(g, int32(t)); ok {

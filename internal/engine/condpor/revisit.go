@@ -491,6 +491,10 @@ func (e *Engine) raced(p graph.Pos, prev []graph.Pos, b *engine.Bug) engine.Deci
 // are the last of their goroutines, and so never in it.
 func (e *Engine) Fault(x *engine.Exec, t int32, failed *engine.Choice) ([]engine.Choice, bool) {
 	g := e.top().g
+	if x.G[t].Status != engine.Ready {
+		// It stops: what the graph holds of it beyond is never run.
+		e.remaining -= len(g.Threads[t].Events) - int(e.cursor[t])
+	}
 	view, _ := baseView(g, t)
 	var others []graph.Pos
 	races := e.races
@@ -526,14 +530,28 @@ func (e *Engine) Fault(x *engine.Exec, t int32, failed *engine.Choice) ([]engine
 		}
 		return false
 	}
+	first := true
 	for _, r := range races {
 		if in(r[0]) && in(r[1]) {
-			return nil, false
+			first = false
 		}
 	}
-	if x.G[t].Status != engine.Ready {
-		// It stops: what the graph holds of it beyond is never run.
-		e.remaining -= len(g.Threads[t].Events) - int(e.cursor[t])
+	for _, p := range e.stops {
+		// A panic or a failed assert comes right after the event before
+		// it, in any schedule that has that event.
+		if in(p) {
+			first = false
+		}
+	}
+	if failed == nil && x.G[t].Status != engine.Ready {
+		if n := len(g.Threads[t].Events); n > 0 {
+			e.stops = append(e.stops, graph.Pos{T: t, I: int32(n - 1)})
+		} else if sp := g.Threads[t].Spawn; !sp.IsInit() {
+			e.stops = append(e.stops, sp)
+		}
+	}
+	if !first {
+		return nil, false
 	}
 	var sched []engine.Choice
 	for _, p := range g.Linearize(in) {
