@@ -65,7 +65,7 @@ import (
 // the revisit deletes is not (revisited), as TruSt requires of reads. A
 // goroutine left waiting (blockedMark) counts as maximal whatever its
 // options: the stricter rule misses classes, and this one explores some
-// class twice on rare programs (TestKnownDuplicate).
+// class twice on rare programs (see TestKnownGaps).
 
 // isChan reports whether operations of kind k act on the channels.
 func isChan(k event.Kind) bool {
