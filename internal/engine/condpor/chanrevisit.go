@@ -392,13 +392,16 @@ func (e *Engine) backwardChoice(parent, child *frame, it item) bool {
 	w := it.b
 	lead := it.a
 	lab := c.Ev(lead).Lab
+	repair := e.repairs(parent.g, lead, w)
 	for i := c.OpEnd(lead) - 1; i > lead.I; i-- {
 		c.RemoveEvent(graph.Pos{T: lead.T, I: i})
 	}
 	o := newCop(lead.T, lab, lead)
 	opts := e.options(view{g: c}, o, false, nil, nil)
 	var cands []option
-	if it.hasOut {
+	if it.opt != nil {
+		cands = append(cands, *it.opt)
+	} else if it.hasOut {
 		opt := alone(0)
 		opt.out = chans.Decode(it.alt, it.with)
 		if opt.out.With >= 0 {
@@ -409,6 +412,18 @@ func (e *Engine) backwardChoice(parent, child *frame, it item) bool {
 	} else {
 		for _, opt := range opts {
 			if slices.Contains(e.dryReads(child, o, opt), w) {
+				cands = append(cands, opt)
+			}
+		}
+	}
+	if len(cands) == 0 && repair {
+		// w's update and the operation's updated one write, and none of
+		// its outcomes after w reads w (w made a case not ready): those
+		// that read older writes (its default, before what made another
+		// case ready) are reached from here only.
+		base, _ := baseView(c, lead.T)
+		for _, opt := range e.options(view{g: c}, o, true, base, nil) {
+			if !opt.plain() {
 				cands = append(cands, opt)
 			}
 		}
@@ -431,14 +446,37 @@ func (e *Engine) backwardChoice(parent, child *frame, it item) bool {
 	case invalid:
 		return false
 	}
-	if _, ok := readsFrom(c, lead, w); !ok {
+	if _, ok := readsFrom(c, lead, w); !ok && !repair {
 		return false // the case reads another write: that write's revisit
 	}
 	c.Ev(lead).AddedMax = len(opts) > 0 && opts[0].out == cands[0].out
 	for _, opt := range cands[1:] {
-		parent.items = append(parent.items, item{kind: backward, a: it.a, b: w, alt: opt.out.Alt(), with: opt.out.With1(), hasOut: true})
+		alt := item{kind: backward, a: it.a, b: w, alt: opt.out.Alt(), with: opt.out.With1(), hasOut: true}
+		if !opt.plain() {
+			alt.opt = &opt
+		}
+		parent.items = append(parent.items, alt)
 	}
 	return c.Acyclic(lead)
+}
+
+// repairs reports whether the revisit by w of the operation whose choice
+// event is at lead orders two updates that read one write: one of w's
+// operation and one of lead's.
+func (e *Engine) repairs(g *graph.Graph, lead, w graph.Pos) bool {
+	loc := g.Ev(w).Loc
+	rp, ok := opPart(g, w, graph.Read, loc)
+	if !ok {
+		return false
+	}
+	src := g.Ev(rp).RF
+	for i := lead.I + 1; i < g.OpEnd(lead); i++ {
+		p := graph.Pos{T: lead.T, I: i}
+		if ev := g.Ev(p); ev.Kind == graph.Read && ev.Loc == loc && ev.RF == src && writesAfter(g, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // revisited reports whether the select or wait whose choice event is at p

@@ -79,8 +79,10 @@ type item struct {
 	alt, with                              int32
 	steal, beforeClose, stealBack, hasMain bool
 	// hasOut says that the revisited select or wait takes the outcome
-	// alt, with (see backwardChoice).
+	// alt, with (see backwardChoice), or opt when set: one that reads
+	// older writes.
 	hasOut bool
+	opt    *option
 }
 
 // frame is a graph with the alternatives left to explore from it. Backward
