@@ -576,7 +576,7 @@ func (e *Engine) chanMaximal(g *graph.Graph, p, w graph.Pos, kept func(graph.Pos
 		return !sameOp(g, q, w) && (kept(q) || g.Ev(q).Stamp < st)
 	}
 	o := newCop(p.T, ev.Lab, p)
-	if !e.hasChoice(g, o) || ev.Outcome == blockedMark {
+	if !e.hasChoice(g, o) || ev.Outcome == blockedMark || ev.Outcome == forcedMark {
 		return true // an operation with one outcome, or none where it stands
 	}
 	var buf [4]option
