@@ -418,12 +418,15 @@ func (e *Engine) backwardChoice(parent, child *frame, it item) bool {
 	}
 	if len(cands) == 0 && repair {
 		// w's update and the operation's updated one write, and none of
-		// its outcomes after w reads w (w made a case not ready): those
-		// that read older writes (its default, before what made another
-		// case ready) are reached from here only.
+		// its outcomes after w reads w (w made a case not ready). Only
+		// the revisits of the conflict's writes were pushed (see
+		// builder.finish): those outcomes that read another write of
+		// w's operation, or older writes (its default, before what made
+		// another case ready), are reached from here only.
 		base, _ := baseView(c, lead.T)
+		ofW := func(q graph.Pos) bool { return sameOp(c, q, w) }
 		for _, opt := range e.options(view{g: c}, o, true, base, nil) {
-			if !opt.plain() {
+			if !opt.plain() || slices.ContainsFunc(e.dryReads(child, o, opt), ofW) {
 				cands = append(cands, opt)
 			}
 		}
