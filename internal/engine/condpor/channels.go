@@ -352,7 +352,10 @@ func (e *Engine) options(v view, o *cop, variants bool, base []int32, dst []opti
 				continue
 			}
 			closedCh := v.closed(ci)
-			if closedCh && graph.InView(base, v.last(ci.cl)) {
+			if closedCh && (!k.Send || graph.InView(base, v.last(ci.cl))) {
+				// A receive from a closed channel reads the receive
+				// counter already, whose other writes are alternatives;
+				// a send panics without reading the send counter.
 				continue
 			}
 			loc := ci.h
