@@ -904,8 +904,10 @@ func TestDifferentialAwait(t *testing.T) {
 var knownGaps = []struct{ name, what, prog string }{
 	{"waitingWaitRevisitedTwice", "a class explored twice: g3's wait, left waiting by one revisit, is revisited by the close, and the same graph is reached by revisiting its send (see chanMaximal)",
 		"locs: 2\ng1: [select 1 0 2]\ng2: [select 1 0 1] [close 0 2]\ng3: [select 1 0 2]\n"},
-	{"recvThenSelectDuplicate", "a class explored twice",
+	{"recvThenSelectDuplicate", "a class explored twice: g2's wait handed by g3's select, reached from g2 waiting and from g3 stealing g2's offer",
 		"locs: 2\ng1: [send 1 2]\ng2: [select 1 0 2]\ng3: [recv 1 0] [select 0 1 2]\n"},
+	{"panicsHideDeadlock", "with WithAllBugs condpor finds the panics but not dfs's deadlock (g4 waits on c1 forever in the executions without a panic)",
+		"locs: 2\ng1: [close 0 2]\ng2: [select 0 2 2] [recv 0 0]\ng3: [select 0 2 1] [send 0 2]\ng4: [recv 1 1]\n"},
 }
 
 // TestKnownGaps checks the known gaps (with WEFT_KNOWN set): each fails
