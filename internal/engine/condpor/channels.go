@@ -348,10 +348,13 @@ func (e *Engine) options(v view, o *cop, variants bool, base []int32, dst []opti
 		// conflict's revisits repair the other), and before the close.
 		for i, k := range o.op.Cases {
 			ci := e.info(v.g, k.Chan)
-			if ci == nil || ci.cap == 0 || v.roomy(ci, k) {
+			if ci == nil || ci.cap == 0 {
 				continue
 			}
 			closedCh := v.closed(ci)
+			if !closedCh && v.roomy(ci, k) {
+				continue
+			}
 			if closedCh && (!k.Send || graph.InView(base, v.last(ci.cl))) {
 				// A receive from a closed channel reads the receive
 				// counter already, whose other writes are alternatives;

@@ -116,8 +116,8 @@ func (e *Engine) addChan(f *frame, t int32, l event.Label) event.Result {
 			f.items = append(f.items, optionItem(o.lead, alt))
 		}
 	} else if o.op.Blocking() && len(o.op.Cases) == 1 && o.op.Cases[0].Send {
-		// A send that panics on a closed channel whose buffer is full
-		// could have come before the close, and before what filled it.
+		// A send that panics on a closed channel could have come before
+		// the close, and before the sends already there.
 		base, _ := baseView(g, t)
 		for _, alt := range e.options(view{g: g}, o, true, base, nil) {
 			if alt.hasMain {

@@ -863,6 +863,19 @@ func TestRepairedSelect(t *testing.T) {
 	}
 }
 
+// TestSendBeforeClose is a program on which condpor missed a deadlock: g2's
+// send, which panics after g1's close, may come before g1's send, where
+// the channel has room: g1's send then waits for good.
+func TestSendBeforeClose(t *testing.T) {
+	p, err := progtest.Parse("locs: 2\ng1: [send 1 2] [close 1 1] [select 0 2 1]\ng2: [send 1 1]\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !differential(t, p) {
+		t.Fatal("not compared")
+	}
+}
+
 // TestForcedRepair is a program on which condpor missed a panic: the
 // revisit that repairs g3's send before g2's deleted g2's forced wait,
 // which a placeholder stands for, and was refused as not maximal.
@@ -906,6 +919,8 @@ var knownGaps = []struct{ name, what, prog string }{
 		"locs: 2\ng1: [select 1 0 2]\ng2: [select 1 0 1] [close 0 2]\ng3: [select 1 0 2]\n"},
 	{"recvThenSelectDuplicate", "a class explored twice: g2's wait handed by g3's select, reached from g2 waiting and from g3 stealing g2's offer",
 		"locs: 2\ng1: [send 1 2]\ng2: [select 1 0 2]\ng3: [recv 1 0] [select 0 1 2]\n"},
+	{"closedSelectHidesDeadlock", "with WithAllBugs condpor finds the panics but not dfs's deadlock, where g2's select and send both come before the close",
+		"locs: 2\ng1: [close 1 0]\ng2: [select 1 1 1] [send 1 1]\ng3: [select 0 1 1] [recv 0 1]\n"},
 	{"panicsHideDeadlock", "with WithAllBugs condpor finds the panics but not dfs's deadlock (g4 waits on c1 forever in the executions without a panic)",
 		"locs: 2\ng1: [close 0 2]\ng2: [select 0 2 2] [recv 0 0]\ng3: [select 0 2 1] [send 0 2]\ng4: [recv 1 1]\n"},
 }
