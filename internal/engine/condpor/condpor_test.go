@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -940,4 +941,36 @@ func TestKnownGaps(t *testing.T) {
 			differential(t, p)
 		})
 	}
+}
+
+// TestStress is the long differential run on channel programs, skipped
+// unless WEFT_STRESS gives the number of programs to compare (WEFT_SEED
+// the seed, WEFT_MAXOPS the largest program, 8 by default):
+//
+//	WEFT_STRESS=2500 WEFT_SEED=1 WEFT_MAXOPS=10 go test ./internal/engine/condpor -run TestStress -timeout 1h
+func TestStress(t *testing.T) {
+	n, _ := strconv.Atoi(os.Getenv("WEFT_STRESS"))
+	if n == 0 {
+		t.Skip("set WEFT_STRESS")
+	}
+	seed, _ := strconv.ParseUint(os.Getenv("WEFT_SEED"), 10, 64)
+	maxOps, _ := strconv.Atoi(os.Getenv("WEFT_MAXOPS"))
+	if maxOps == 0 {
+		maxOps = 8
+	}
+	rng := rand.New(rand.NewPCG(seed, seed+1))
+	kinds := []progtest.OpKind{progtest.Load, progtest.Store, progtest.ChanSend, progtest.ChanRecv, progtest.ChanClose, progtest.ChanLen, progtest.ChanSelect}
+	compared, skipped := 0, 0
+	for compared < n {
+		p := progtest.Generate(rng, progtest.Config{Goroutines: [2]int{2, 4}, Ops: [2]int{1, 4}, Locs: 1 + rng.IntN(3), Kinds: kinds})
+		if p.Ops() > maxOps {
+			continue
+		}
+		if differential(t, p) {
+			compared++
+		} else {
+			skipped++
+		}
+	}
+	t.Logf("compared %d programs, skipped %d (dfs over its limit)", compared, skipped)
 }
