@@ -196,7 +196,7 @@ func TestScratch(t *testing.T) {
 			q, w := shrinkFor(o, p, prop)
 			if key := prop + "\n" + q.String(); !shown[key] {
 				shown[key] = true
-				t.Logf("SHRUNK program %d of seed %d, %s: %s", i, seed, prop, w.describe(q, 0))
+				t.Logf("SHRUNK program %d of seed %d, %s: %sas a literal:\n%s", i, seed, prop, w.describe(q, 0), literal(q))
 			}
 		}
 	}
