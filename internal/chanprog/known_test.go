@@ -257,17 +257,14 @@ var known = []struct {
 // after it, which weft does not (panicBeforeAssert): closeThenAssert and
 // handoffThenAssert pass or fail with the scheduling of their real runs.
 var stillOpen = map[string]bool{
-	"panicBeforeAssert":            true,
-	"closeThenAssert":              true,
-	"handoffThenAssert":            true,
-	"selectSendLeak":               true,
-	"selectSendDeadlock":           true,
-	"selectSendUnbufferedDeadlock": true,
-	"spawnedTwice":                 true,
-	"selectSendRoom":               true,
-	"selectDefaultClose":           true,
-	"unbufferedLoopsTwice":         true,
-	"rangeTwice":                   true,
+	"panicBeforeAssert":    true,
+	"closeThenAssert":      true,
+	"handoffThenAssert":    true,
+	"spawnedTwice":         true,
+	"selectSendRoom":       true,
+	"selectDefaultClose":   true,
+	"unbufferedLoopsTwice": true,
+	"rangeTwice":           true,
 }
 
 // knownMismatches are the programs of TestDifferential on which weft

@@ -380,8 +380,22 @@ func (e *Engine) options(v view, o *cop, variants bool, base []int32, dst []opti
 		}
 	}
 	if asOpen {
-		for i := start; i < len(dst); i++ {
+		end := len(dst)
+		for i := start; i < end; i++ {
 			dst[i].stealBack = true
+			// Completing before its offer was taken, the wait goes before
+			// what the taker did next, a close among them: a send case
+			// that would panic on that close also sends before it. A
+			// conflict ends the rebuild before the forward alternatives
+			// of its reads, so this one is not among those.
+			if c := dst[i].out.Case; dst[i].out.With < 0 && !dst[i].beforeClose && int(c) < len(o.op.Cases) {
+				k := o.op.Cases[c]
+				if ci := e.info(v.g, k.Chan); ci != nil && k.Send && ci.cap > 0 && v.closed(ci) && !graph.InView(base, v.last(ci.cl)) {
+					alt := dst[i]
+					alt.beforeClose = true
+					dst = append(dst, alt)
+				}
+			}
 		}
 	}
 	return dst
