@@ -46,8 +46,8 @@
 //	minimized: this execution has 2 goroutine switches, the one found had 4
 //	...
 //	rerun just this execution:
-//	  weft test -run '^TestCounter$' -replay weft2-… example.com/counter
-//	  WEFT_REPLAY=weft2-… go test -run '^TestCounter$' example.com/counter
+//	  weft test -run '^TestCounter$' -replay weft3-… example.com/counter
+//	  WEFT_REPLAY=weft3-… go test -run '^TestCounter$' example.com/counter
 //
 // The weft command (weft.dev/weft/cmd/weft) runs go test with the options
 // as flags, and can write the execution graph of a bug as a Graphviz file

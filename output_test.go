@@ -120,7 +120,7 @@ func TestJSONRecords(t *testing.T) {
 			if got := slices.Sorted(maps.Keys(bug)); !slices.Equal(got, []string{"kind", "message", "replay", "trace"}) {
 				t.Errorf("bug fields %v", got)
 			}
-			if bug["kind"] != "assertion failed" || !strings.HasPrefix(bug["replay"].(string), "weft2-") {
+			if bug["kind"] != "assertion failed" || !strings.HasPrefix(bug["replay"].(string), "weft3-") {
 				t.Errorf("bug %v", bug)
 			}
 			if steps, _ := bug["trace"].(map[string]any)["steps"].([]any); len(steps) == 0 {

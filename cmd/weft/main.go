@@ -9,8 +9,8 @@
 // exits with go test's status: non-zero when a check finds a bug. Each
 // bug's report ends with the two commands that rerun just its execution:
 //
-//	weft test -run '^TestCounter$' -replay weft2-… example.com/counter
-//	WEFT_REPLAY=weft2-… go test -run '^TestCounter$' example.com/counter
+//	weft test -run '^TestCounter$' -replay weft3-… example.com/counter
+//	WEFT_REPLAY=weft3-… go test -run '^TestCounter$' example.com/counter
 //
 // The flags:
 //

@@ -64,8 +64,8 @@ func TestScripts(t *testing.T) {
 
 // rerunLines match the two commands of a report.
 var (
-	weftLine = regexp.MustCompile(`(?m)^ +weft test -run '([^']+)' -replay (weft2-[A-Za-z0-9_-]+) (\S+)$`)
-	goLine   = regexp.MustCompile(`(?m)^ +WEFT_REPLAY=(weft2-[A-Za-z0-9_-]+) go test -run '([^']+)' (\S+)$`)
+	weftLine = regexp.MustCompile(`(?m)^ +weft test -run '([^']+)' -replay (weft3-[A-Za-z0-9_-]+) (\S+)$`)
+	goLine   = regexp.MustCompile(`(?m)^ +WEFT_REPLAY=(weft3-[A-Za-z0-9_-]+) go test -run '([^']+)' (\S+)$`)
 )
 
 // cmdRerun finds the two commands that rerun a bug in the standard output

@@ -66,14 +66,14 @@ var known = []struct {
 	},
 	{
 		"closeThenAssert", propNondet,
-		"the default engine reports g0's send on the closed channel as a first bug, but g1's assert(ok), false from the start, fails as g1 closes: its replay finds the assert, a Nondeterminism (real Go may show either)",
+		"the default engine reports g0's send on the closed channel as a first bug, but g1's assert(ok), false from the start, fails as g1 closes: its replay finds the assert, a Nondeterminism (real Go may show either); fixed: a failure is a step of its own (event.Fail)",
 		prog(chans(0), nil,
 			block(send(0, 1)),
 			block(closeC(0), assertS(Cond{Kind: OK}))),
 	},
 	{
 		"panicBeforeAssert", propReal,
-		"real Go panics first (g1 closes and sends before g2, woken by the handoff, checks its assert) in about a third of the runs; dfs finds the failed assert only, as a failing weft.Assert is one step with the operation before it, and the default engine reports the panic as a Nondeterminism",
+		"real Go panics first (g1 closes and sends before g2, woken by the handoff, checks its assert) in about a third of the runs; dfs finds the failed assert only, as a failing weft.Assert is one step with the operation before it, and the default engine reports the panic as a Nondeterminism; fixed: a failure is a step of its own (event.Fail)",
 		prog(chans(0), nil,
 			block(),
 			block(send(0, 3), closeC(0), send(0, 2)),
@@ -171,7 +171,7 @@ var known = []struct {
 	},
 	{
 		"handoffThenAssert", propNondet,
-		"(s1/p366) the default engine reports g2's send on the closed c0 as a first bug, but it comes after g0 got g1's 2, whose assert fails at once: its replay finds the assert, a Nondeterminism",
+		"(s1/p366) the default engine reports g2's send on the closed c0 as a first bug, but it comes after g0 got g1's 2, whose assert fails at once: its replay finds the assert, a Nondeterminism; fixed: a failure is a step of its own (event.Fail)",
 		prog(chans(0), nil,
 			block(Stmt{Kind: Recv, Reg: 2}, assertS(Cond{Kind: Ne, Reg: 2, Const: 2})),
 			block(send(0, 2), closeC(0)),
@@ -196,7 +196,7 @@ var known = []struct {
 	},
 	{
 		"spawnedTwice", propInternal,
-		`(s2/p4562) the default engine fails: "goroutine 1 spawned twice", on a goroutine whose assert fails at its start`,
+		`(s2/p4562) the default engine fails: "goroutine 1 spawned twice", on a goroutine whose assert fails at its start; fixed: a failure is a step of its own (event.Fail)`,
 		prog(chans(0), nil,
 			block(),
 			block(assertS(Cond{Kind: OK}))),
@@ -252,15 +252,8 @@ var known = []struct {
 	},
 }
 
-// stillOpen names the known mismatches weft still fails. Real Go may run
-// another goroutine between an operation and the assert that fails right
-// after it, which weft does not (panicBeforeAssert): closeThenAssert and
-// handoffThenAssert pass or fail with the scheduling of their real runs.
+// stillOpen names the known mismatches weft still fails.
 var stillOpen = map[string]bool{
-	"panicBeforeAssert":    true,
-	"closeThenAssert":      true,
-	"handoffThenAssert":    true,
-	"spawnedTwice":         true,
 	"selectSendRoom":       true,
 	"selectDefaultClose":   true,
 	"unbufferedLoopsTwice": true,

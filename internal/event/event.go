@@ -47,6 +47,11 @@ const (
 	ChanLen         // Chan.Len
 	ChanWait        // the wait of a send, receive or select that could not complete at once
 	Select          // weft.Select: A.P holds the cases, Arg 1 means it has a default
+	// Fail is the step in which a goroutine fails (a panic, a failed
+	// assert, t.FailNow): Arg is the engine.BugKind. It is a step of its
+	// own because the real scheduler may run other goroutines between a
+	// goroutine's last operation and its failure.
+	Fail
 	numKinds
 )
 
@@ -78,6 +83,7 @@ var kindNames = [numKinds]string{
 	ChanLen:    "len",
 	ChanWait:   "chan-wait",
 	Select:     "select",
+	Fail:       "fail",
 }
 
 func (k Kind) String() string {

@@ -48,9 +48,10 @@ const (
 	// events): Outcome is the outcome taken among Alts. Its maximal
 	// outcome is the one a model of the revisited graph gives.
 	Constraint
+	Fail // the goroutine failed (a panic, a failed assert): nothing of it follows
 )
 
-var kindNames = [...]string{"R", "W", "spawn", "join", "end", "block", "choice", "C"}
+var kindNames = [...]string{"R", "W", "spawn", "join", "end", "block", "choice", "C", "fail"}
 
 func (k Kind) String() string { return kindNames[k] }
 

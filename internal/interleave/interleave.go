@@ -272,6 +272,8 @@ func (m *Machine) Perform(x *engine.Exec, g *engine.Goroutine, c engine.Choice) 
 		g.Status = engine.Ended
 	case event.Block:
 		g.Status = engine.Blocked
+	case event.Fail:
+		// The runtime reports the bug and stops the goroutine.
 	default:
 		panic(fmt.Sprintf("weft: internal error: interleave cannot perform %v", l.Kind))
 	}

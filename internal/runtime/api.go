@@ -217,6 +217,10 @@ func Fail(kind engine.BugKind, msg string) {
 		g.pos = callerPos()
 	}
 	b := &engine.Bug{Kind: kind, Message: msg, G: g.ID}
+	if !g.failStep(kind) {
+		g.park()
+		panic("weft: internal error: a goroutine of an execution that is over was resumed")
+	}
 	if x.fault(b, nil) {
 		x.next = x.dispatch()
 	} else {

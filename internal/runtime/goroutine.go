@@ -106,7 +106,8 @@ func (g *goroutine) exit() {
 		g.exited = true
 		return
 	}
-	g.exited = true
+	// Its failure's step may park: it counts as exited only after it.
+	defer func() { g.exited = true }()
 	if x.over {
 		return
 	}
@@ -131,12 +132,37 @@ func (g *goroutine) exit() {
 // failed ends the execution with b, the bug that ended goroutine g, or goes
 // on without g (see engine.Continuer).
 func (g *goroutine) failed(b *engine.Bug) {
+	// It runs in exit, a deferred call: the abort of an execution that
+	// ends while the failure's step waits must stop here (see goexit).
+	defer func() {
+		if r := recover(); r != nil {
+			if _, ok := r.(abortSignal); !ok {
+				panic(r)
+			}
+		}
+	}()
+	if !g.failStep(b.Kind) {
+		return
+	}
 	x := g.x
 	if x.fault(b, nil) {
 		x.next = x.dispatch()
 		return
 	}
 	x.fail(b)
+}
+
+// failStep performs the step in which g fails, before the bug is reported:
+// the real scheduler may run other goroutines between g's last operation and
+// its failure, and their bugs may come first. It reports false when the
+// execution is already over.
+func (g *goroutine) failStep(kind engine.BugKind) bool {
+	x := g.x
+	if x.aborting || x.over || x.d.abandoned.Load() {
+		return false
+	}
+	g.op(event.Label{Kind: event.Fail, Obj: -1, Arg: int32(kind)})
+	return !x.over
 }
 
 // goexit ends a goroutine that called runtime.Goexit: as a return, unless
@@ -193,7 +219,9 @@ func (g *goroutine) op(lab event.Label) event.Result {
 		x.d.beat.Store(0) // for the watchdog: an operation happened
 	}
 	g.Pending = lab
-	if x.tracer != nil {
+	if x.tracer != nil && lab.Kind != event.Fail {
+		// A failure's position is where the program failed, which the
+		// caller knows.
 		g.pos = callerPos()
 	}
 	if g.discovering {

@@ -63,6 +63,10 @@ type tracer struct {
 func newTracer() *tracer { return &tracer{gidx: map[int32]int{}} }
 
 func (tr *tracer) step(g *goroutine) {
+	if g.Pending.Kind == event.Fail {
+		// The failure is the bug: the report shows it as the last step.
+		return
+	}
 	tr.t.Steps = append(tr.t.Steps, Step{G: g.ID, Label: g.Pending, Result: g.Result, Pos: g.pos})
 }
 

@@ -1,7 +1,7 @@
 // Package token encodes the schedule of an execution as a short string that
 // a person can paste into WEFT_REPLAY, and decodes it with clear errors.
 //
-// A token is "weft2-" followed by unpadded base64url of: a CRC-32 of the
+// A token is "weft3-" followed by unpadded base64url of: a CRC-32 of the
 // rest, a hash of the program's name, the number of steps, and the steps
 // run-length encoded (consecutive steps of one goroutine with the default
 // outcome take one or two bytes; a step with an outcome or a partner spells
@@ -21,7 +21,9 @@ import (
 	"weft.dev/weft/internal/engine"
 )
 
-const prefix = "weft2-"
+// prefix names the version of the token format: weft3 schedules have a
+// step for each failure of a goroutine (event.Fail), which weft2 ones lack.
+const prefix = "weft3-"
 
 // maxSteps bounds what a token may claim, so that a corrupted one cannot
 // make the decoder allocate without limit.

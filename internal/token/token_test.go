@@ -63,8 +63,9 @@ func TestErrors(t *testing.T) {
 		{"truncated", good[:len(good)-3], 42, "corrupted"},
 		{"not a token", "hello", 42, "does not start"},
 		{"older version", "weft1-yPj3NIvjya4GEQAEAgcABg", 42, "another version"},
+		{"weft2", "weft2-yPj3NIvjya4GEQAEAgcABg", 42, "another version"},
 		{"other version", "weft9-AAAA", 42, "another version"},
-		{"not base64", "weft2-***", 42, "corrupted"},
+		{"not base64", "weft3-***", 42, "corrupted"},
 		{"empty", "", 42, "does not start"},
 	}
 	for _, tt := range tests {
@@ -85,8 +86,8 @@ func TestErrors(t *testing.T) {
 
 func FuzzDecode(f *testing.F) {
 	f.Add(Encode(1, []engine.Choice{{G: 0}, {G: 1, Alt: 1}}))
-	f.Add("weft2-")
-	f.Add("weft2-AAAAAAAA")
+	f.Add("weft3-")
+	f.Add("weft3-AAAAAAAA")
 	f.Fuzz(func(t *testing.T, tok string) {
 		prog, parsed, perr := Parse(tok)
 		sched, err := Decode(tok, 1)

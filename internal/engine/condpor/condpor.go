@@ -116,9 +116,6 @@ type Engine struct {
 	// with x.Continue: a bug after both cannot be the first of one.
 	races    [][2]graph.Pos
 	lastRace int // the first pair of the race reported last
-	// stops are the events after which a goroutine panicked or failed
-	// an assertion, with x.Continue.
-	stops []graph.Pos
 
 	// Moot counts alternatives that turned out inconsistent, or that
 	// violate the atomicity of read-modify-writes until a revisit repairs
@@ -201,7 +198,6 @@ func (e *Engine) reset(x *engine.Exec) {
 	}
 	e.locOf = e.locOf[:0]
 	e.races = e.races[:0]
-	e.stops = e.stops[:0]
 	e.remaining = g.Len()
 	for t := range g.Threads {
 		if _, ok := blockedAt(g, int32(t)); ok {
@@ -665,6 +661,12 @@ func (e *Engine) add(x *engine.Exec, gr *engine.Goroutine) engine.Decision {
 		ev.Kind = graph.Block
 		g.Add(t, ev, false)
 		gr.Status = engine.Blocked
+	case event.Fail:
+		// Nothing reads it: its place among the other goroutines'
+		// events is no part of an execution, and Fault makes any bug
+		// whose porf prefix ends in it a first one.
+		ev.Kind = graph.Fail
+		g.Add(t, ev, false)
 	case event.SymNew, event.SymEval, event.SymChoose:
 		ev.Kind = graph.Choice
 		ev.Alts = int32(e.sym.Outcomes(&l))

@@ -487,8 +487,9 @@ func (e *Engine) raced(p graph.Pos, prev []graph.Pos, b *engine.Bug) engine.Deci
 // Fault implements engine.Continuer. Its schedule is a linearization of the
 // bug's porf prefix, with the write the failing operation saw (an unlocked
 // mutex) or the other access of a race: the bug comes first unless the
-// prefix holds both accesses of an earlier race. Other failed operations
-// are the last of their goroutines, and so never in it.
+// prefix holds both accesses of an earlier race. Other failures (a failed
+// operation, a Fail step) are the last events of their goroutines, and so
+// never in it.
 func (e *Engine) Fault(x *engine.Exec, t int32, failed *engine.Choice) ([]engine.Choice, bool) {
 	g := e.top().g
 	if x.G[t].Status != engine.Ready {
@@ -534,20 +535,6 @@ func (e *Engine) Fault(x *engine.Exec, t int32, failed *engine.Choice) ([]engine
 	for _, r := range races {
 		if in(r[0]) && in(r[1]) {
 			first = false
-		}
-	}
-	for _, p := range e.stops {
-		// A panic or a failed assert comes right after the event before
-		// it, in any schedule that has that event.
-		if in(p) {
-			first = false
-		}
-	}
-	if failed == nil && x.G[t].Status != engine.Ready {
-		if n := len(g.Threads[t].Events); n > 0 {
-			e.stops = append(e.stops, graph.Pos{T: t, I: int32(n - 1)})
-		} else if sp := g.Threads[t].Spawn; !sp.IsInit() {
-			e.stops = append(e.stops, sp)
 		}
 	}
 	if !first {
