@@ -266,9 +266,10 @@ func (e *Engine) backwardChan(child *frame, r, w graph.Pos) bool {
 // choiceRevisits pushes the backward revisits that the write w allows of
 // the selects and waits added before it: those that could have taken,
 // after w, a case whose reads would read w. That is the offer w, for a
-// rendezvous; the value a send w put in a buffer, for a receive case; the
-// slot a receive w freed, for a send case; and the close w, for a case of
-// the closed channel. Reading the other writes such a case reads, those
+// rendezvous; the count of a send w, for a receive case (the value it put
+// in the buffer) and for a send case (which goes after it); the count of a
+// receive w, for a send case (the slot it freed) and for a receive case;
+// and the close w, for a case of the closed channel. Reading the other writes such a case reads, those
 // outcomes are the revisits of other writes (see backwardChoice).
 func (e *Engine) choiceRevisits(f *frame, w graph.Pos) {
 	g := f.g
@@ -331,8 +332,7 @@ func (e *Engine) choiceRevisits(f *frame, w graph.Pos) {
 						outs = append(outs, chans.Outcome{Case: int32(i), With: w.T, WithCase: int32(j)})
 					}
 				}
-			case kind == event.ChanClosed && loc == ci.cl,
-				kind == event.ChanCount && (loc == ci.t && !k.Send || loc == ci.h && k.Send):
+			case kind == event.ChanClosed && loc == ci.cl, kind == event.ChanCount && (loc == ci.t || loc == ci.h):
 				if cur != chans.Alone(int32(i)) {
 					outs = append(outs, chans.Alone(int32(i)))
 				}
