@@ -254,7 +254,6 @@ var known = []struct {
 
 // stillOpen names the known mismatches weft still fails.
 var stillOpen = map[string]bool{
-	"selectDefaultClose":   true,
 	"unbufferedLoopsTwice": true,
 	"rangeTwice":           true,
 }

@@ -429,6 +429,11 @@ type builder struct {
 	check  bool // check that what the operation reads is consistent
 	done   []rd // the reads so far
 	items  int  // the frame's alternatives before the operation's
+	// after, with hasAfter, is the write whose backward revisit places
+	// the operation: its reads of that location read after it, and
+	// reading an older write is another graph's.
+	after    graph.Pos
+	hasAfter bool
 }
 
 // rd is a read of the operation: its event and the write it reads.
@@ -522,7 +527,7 @@ func (b *builder) read1(loc int32, ro readOpts) rd {
 	if ro.hasUpTo {
 		rf = ro.upTo
 	}
-	if ro.free && !ro.hasT && !ro.forced && !ro.joins {
+	if ro.free && !ro.hasT && !ro.forced && !ro.joins && !(b.hasAfter && loc == g.Ev(b.after).Loc) {
 		cands := b.e.coherent(g, loc, b.base)
 		if ro.hasUpTo {
 			cands = cands[:slices.Index(cands, rf)+1]
@@ -638,6 +643,13 @@ func (e *Engine) build(f *frame, o *cop, opt option) (chans.Result, buildStatus)
 // possible.
 func (e *Engine) rebuild(f *frame, o *cop, opt option) (chans.Result, buildStatus) {
 	b := &builder{e: e, f: f, g: f.g, o: o, i: o.lead.I, opt: opt, check: true}
+	b.base, _ = baseView(f.g, o.t)
+	return e.buildWith(b)
+}
+
+// rebuildAfter is rebuild for the backward revisit by w.
+func (e *Engine) rebuildAfter(f *frame, o *cop, opt option, w graph.Pos) (chans.Result, buildStatus) {
+	b := &builder{e: e, f: f, g: f.g, o: o, i: o.lead.I, opt: opt, check: true, after: w, hasAfter: true}
 	b.base, _ = baseView(f.g, o.t)
 	return e.buildWith(b)
 }

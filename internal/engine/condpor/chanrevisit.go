@@ -415,6 +415,15 @@ func (e *Engine) backwardChoice(parent, child *frame, it item) bool {
 				cands = append(cands, opt)
 			}
 		}
+		// A close added before the operation is never revisited by it:
+		// the outcomes that go before that close and read w are reached
+		// from here only.
+		base, _ := baseView(c, lead.T)
+		for _, opt := range e.options(view{g: c}, o, true, base, nil) {
+			if opt.beforeClose && !opt.steal && !opt.stealBack && !opt.hasMain && slices.Contains(e.dryReads(child, o, opt), w) {
+				cands = append(cands, opt)
+			}
+		}
 	}
 	if len(cands) == 0 && repair {
 		// w's update and the operation's updated one write, and none of
@@ -442,7 +451,7 @@ func (e *Engine) backwardChoice(parent, child *frame, it item) bool {
 		ev.Outcome, ev.With, ev.RF, ev.AddedMax = blockedMark, 0, w, true
 		return c.Acyclic(lead)
 	}
-	switch _, st := e.rebuild(child, o, cands[0]); st {
+	switch _, st := e.rebuildAfter(child, o, cands[0], w); st {
 	case conflict:
 		child.repair = true
 		return false
