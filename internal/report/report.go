@@ -56,6 +56,9 @@ type Goroutine struct {
 	State   string `json:"state"`
 	Waiting string `json:"waiting,omitempty"` // the operation it waits to perform
 	WaitPos string `json:"wait_pos,omitempty"`
+	// System tells a goroutine that a library's model runs on the
+	// program's behalf (weft/time's clock): it may wait at the end.
+	System bool `json:"system,omitempty"`
 }
 
 // Object is a modelled object (a Var, an atomic, a mutex...).
@@ -103,7 +106,7 @@ func New(t *runtime.Trace) *Trace {
 		}
 	}
 	for _, g := range t.Goroutines {
-		rg := Goroutine{ID: int(g.ID), Parent: int(g.Parent), Func: shortFunc(g.Func), State: "ended"}
+		rg := Goroutine{ID: int(g.ID), Parent: int(g.Parent), Func: shortFunc(g.Func), State: "ended", System: g.System}
 		if g.ID != 0 {
 			rg.Spawn = d.pos(g.Spawn)
 		}
@@ -136,6 +139,9 @@ func New(t *runtime.Trace) *Trace {
 	for i, g := range t.Goroutines {
 		if r.Goroutines[i].State == "waiting" {
 			r.Goroutines[i].Waiting = d.pendingOp(&g.Waiting)
+			if g.WaitNote != "" {
+				r.Goroutines[i].Waiting = g.WaitNote
+			}
 		}
 	}
 	if s := d.failed(t); s != nil {
@@ -185,6 +191,11 @@ type describer struct {
 func (d *describer) step(s *runtime.Step) Step {
 	l, r := &s.Label, &s.Result
 	st := Step{G: int(s.G), Kind: l.Kind.String(), Op: d.op(l, r), Obj: d.objName(l, r), Pos: d.pos(s.Pos)}
+	if s.Note != "" {
+		// The operation is part of a model (a timer's) that says what it
+		// means; the object and the reads-from stay for the graph.
+		st.Op = s.Note
+	}
 	switch l.Kind {
 	case event.Load, event.NotifyWait:
 		st.From = ptr(int(r.From))

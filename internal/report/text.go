@@ -30,6 +30,8 @@ func Text(t *Trace) string {
 		switch {
 		case g.State == "blocked":
 			unfinished = append(unfinished, fmt.Sprintf("  g%d is blocked forever by a failed assume%s\n", g.ID, at))
+		case g.State == "waiting" && g.System:
+			unfinished = append(unfinished, fmt.Sprintf("  g%d (a system goroutine, not a bug): %s%s\n", g.ID, clean(g.Waiting), at))
 		case g.State == "waiting" && stuck:
 			unfinished = append(unfinished, fmt.Sprintf("  g%d waits in %s%s\n", g.ID, clean(g.Waiting), at))
 		case g.State == "waiting":

@@ -145,9 +145,13 @@ func Do(o *Obj, lab event.Label, what string) event.Result {
 // ChanOp performs the channel operation lab (on the execution's channels)
 // for the calling goroutine. what names the operation for misuse messages.
 func ChanOp(lab event.Label, what string) event.Result {
-	x, _ := running(what)
+	x, g := running(what)
 	lab.OKind = event.Chan
-	return Do(&x.chans, lab, what)
+	r := Do(&x.chans, lab, what)
+	if lab.Kind == event.ChanMake {
+		g.madeChan = int64(r.V.N)
+	}
+	return r
 }
 
 // raise panics with v on behalf of the program: the operation it called

@@ -223,6 +223,7 @@ func (d *driver) begin() bool {
 	x.cur, x.next, x.resumer, x.failed = nil, nil, nil, nil
 	x.over, x.aborting = false, false
 	x.faulted = nil
+	clear(x.exhausted)
 	_, cont := x.eng.(engine.Continuer)
 	x.exec.Continue = d.cfg.AllBugs && cont && !d.cfg.Trace
 	x.ending = engine.Ending{}
@@ -381,7 +382,7 @@ func (d *driver) record(b *engine.Bug, sched []engine.Choice, trace *Trace) {
 	} else {
 		d.done = true
 	}
-	d.report.Bugs = append(d.report.Bugs, Found{Bug: b, Schedule: sched, Trace: trace})
+	d.report.Bugs = append(d.report.Bugs, Found{Bug: b, Schedule: d.x.canonical(sched), Trace: trace})
 }
 
 // internalError stops the exploration on a failure of weft itself.
@@ -404,9 +405,12 @@ func (d *driver) varID(g, rank int32) int32 {
 	return id
 }
 
+// childKey is the key of d.ids for the rank-th child of parent.
+func childKey(parent, rank int32) uint64 { return uint64(uint32(parent))<<32 | uint64(uint32(rank)) }
+
 // childID returns the stable id of the rank-th child of parent.
 func (d *driver) childID(parent, rank int32) int32 {
-	key := uint64(uint32(parent))<<32 | uint64(uint32(rank))
+	key := childKey(parent, rank)
 	id, ok := d.ids[key]
 	if !ok {
 		d.nextID++

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync/atomic"
 
+	"weft.dev/weft/internal/chans"
 	"weft.dev/weft/internal/engine"
 	"weft.dev/weft/internal/event"
 )
@@ -28,6 +29,9 @@ type execution struct {
 	over     bool // the outcome is decided
 	aborting bool // parked goroutines are being unwound
 	ending   engine.Ending
+	// exhausted holds the channels whose senders weft stopped exploring
+	// (see Exhaust).
+	exhausted map[chans.ID]string
 	// faulted is the first bug the execution went on past (see
 	// engine.Continuer): it ends Buggy, with no other bug.
 	faulted *engine.Bug
@@ -100,6 +104,7 @@ func (x *execution) dispatch() *goroutine {
 			x.report(d.Bug, nil)
 		}
 		if h.Pending.Kind == event.Spawn {
+			h.spawnSteps = append(h.spawnSteps, h.Steps)
 			c := x.newGoroutine(h.Pending.Arg, h.ID, h.spawnFn)
 			h.spawnFn = nil
 			if x.tracer != nil {
@@ -131,6 +136,37 @@ func (x *execution) dispatch() *goroutine {
 		x.end(engine.Ending{Kind: engine.Dropped})
 	}
 	return nil
+}
+
+// canonical renumbers the goroutines of sched, a schedule of x, as a
+// driver replaying it from scratch numbers them: in the order the schedule
+// spawns them. The exploration numbered them in the order it first met
+// them, over all executions, which differs when a goroutine is spawned by
+// different parents, or in different orders, in different executions.
+func (x *execution) canonical(sched []engine.Choice) []engine.Choice {
+	ids := map[int32]int32{0: 0}
+	steps := map[int32]int32{}
+	next := int32(0)
+	out := make([]engine.Choice, len(sched))
+	for i, c := range sched {
+		steps[c.G]++
+		if int(c.G) < len(x.gs) && x.gs[c.G] != nil {
+			for rank, s := range x.gs[c.G].spawnSteps {
+				if s == steps[c.G] {
+					next++
+					ids[x.d.ids[childKey(c.G, int32(rank))]] = next
+				}
+			}
+		}
+		out[i] = c
+		if id, ok := ids[c.G]; ok {
+			out[i].G = id
+		}
+		if id, ok := ids[c.With-1]; ok && c.With > 0 {
+			out[i].With = id + 1
+		}
+	}
+	return out
 }
 
 // end decides the outcome of the execution; the driver then unwinds it.
@@ -205,8 +241,16 @@ func (x *execution) stop() {
 			}
 			assumed = true
 		case engine.Ready:
+			if g.system {
+				// It waits on the program's behalf (a clock with no
+				// timer): the program is over without it.
+				continue
+			}
 			waiting = append(waiting, g)
 		}
+	}
+	if !assumed && x.cut(waiting) {
+		return
 	}
 	switch {
 	case assumed:

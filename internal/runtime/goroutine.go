@@ -49,16 +49,20 @@ type goroutine struct {
 	x           *execution
 	w           *worker
 	fn          func()
-	spawnFn     func() // the function of the child being spawned
-	children    int32  // goroutines spawned so far
-	vars        int32  // symbolic variables created so far
-	discovering bool   // runs until its first operation, then hands back
-	returned    bool   // its function returned
-	finished    bool   // performed its End
-	exited      bool   // its function is over (returned, panicked, aborted)
-	pos         Pos    // of Pending, when tracing
-	spinReads   int32  // operations that only read since its last other one
-	yields      int32  // calls of Yield since its last operation
+	spawnFn     func()  // the function of the child being spawned
+	children    int32   // goroutines spawned so far
+	vars        int32   // symbolic variables created so far
+	discovering bool    // runs until its first operation, then hands back
+	returned    bool    // its function returned
+	finished    bool    // performed its End
+	exited      bool    // its function is over (returned, panicked, aborted)
+	pos         Pos     // of Pending, when tracing
+	spinReads   int32   // operations that only read since its last other one
+	yields      int32   // calls of Yield since its last operation
+	system      bool    // see System
+	note        string  // for the trace of Pending (see Note)
+	madeChan    int64   // the channel it made last (see MadeChan)
+	spawnSteps  []int32 // the step of each of its spawns, by rank (see execution.canonical)
 }
 
 // run runs the goroutine's function on the current worker.

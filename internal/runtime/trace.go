@@ -22,6 +22,7 @@ type Step struct {
 	Label  event.Label
 	Result event.Result
 	Pos    Pos
+	Note   string // what the operation does, in words, when its model said (see Note)
 }
 
 // GoroutineInfo describes a goroutine of a traced execution.
@@ -35,6 +36,10 @@ type GoroutineInfo struct {
 	// WaitPos its position.
 	Waiting event.Label
 	WaitPos Pos
+	// WaitNote describes Waiting, when its model said (see Note).
+	WaitNote string
+	// System is set for a system goroutine (see System).
+	System bool
 }
 
 // Trace is the record of one execution, for reports.
@@ -67,7 +72,8 @@ func (tr *tracer) step(g *goroutine) {
 		// The failure is the bug: the report shows it as the last step.
 		return
 	}
-	tr.t.Steps = append(tr.t.Steps, Step{G: g.ID, Label: g.Pending, Result: g.Result, Pos: g.pos})
+	tr.t.Steps = append(tr.t.Steps, Step{G: g.ID, Label: g.Pending, Result: g.Result, Pos: g.pos, Note: g.note})
+	g.note = ""
 }
 
 func (tr *tracer) spawn(g *goroutine, at Pos) {
@@ -114,9 +120,11 @@ func (tr *tracer) finish(x *execution) *Trace {
 		}
 		info := &tr.t.Goroutines[i]
 		info.Status = g.Status
+		info.System = g.system
 		if g.Status != engine.Ended {
 			info.Waiting = g.Pending
 			info.WaitPos = g.pos
+			info.WaitNote = g.note
 		}
 	}
 	t := tr.t
@@ -144,7 +152,7 @@ func isWeftFrame(fn string) bool {
 	if !ok {
 		return false
 	}
-	for _, p := range []string{"sync.", "atomic.", "sym.", "internal/"} {
+	for _, p := range []string{"sync.", "atomic.", "sym.", "time.", "context.", "internal/"} {
 		if strings.HasPrefix(rest, p) {
 			return true
 		}

@@ -1,0 +1,155 @@
+package runtime
+
+import (
+	"fmt"
+	"strings"
+
+	"weft.dev/weft/internal/chans"
+	"weft.dev/weft/internal/engine"
+	"weft.dev/weft/internal/event"
+)
+
+// This file is the runtime's support for models built out of modelled
+// operations, such as weft/time's virtual clock: system goroutines, values
+// per execution, notes that name internal operations in traces, and
+// channels whose senders weft stops exploring. None of it is an operation
+// of its own: the engines see only the modelled operations these models
+// perform.
+
+// System marks the calling goroutine as a system goroutine: one the model
+// of a library runs on the program's behalf (weft/time's clock). A system
+// goroutine still waiting when nothing else can move is neither a
+// deadlock nor a leak: the execution ends as if it had returned.
+func System() {
+	_, g := running("weft: system goroutine")
+	g.system = true
+}
+
+// Local holds a value of type T per execution: the first Get of an
+// execution returns a new zero T, later ones of the same execution the
+// same one. Like an Obj, a package-level Local is thereby reset at the
+// start of every execution.
+type Local[T any] struct {
+	epoch uint64
+	v     *T
+}
+
+// Get returns the value of the running execution. what names the caller
+// for the message of a call outside a check.
+func (l *Local[T]) Get(what string) *T {
+	x, _ := running(what)
+	if l.epoch != x.epoch || l.v == nil {
+		l.epoch = x.epoch
+		l.v = new(T)
+	}
+	return l.v
+}
+
+// Tracing reports whether the running execution is traced (it is replayed
+// for a report): only then are notes worth formatting.
+func Tracing() bool {
+	x := current.Load()
+	return x != nil && x.tracer != nil && !x.aborting
+}
+
+// Note sets the text that a traced execution shows for the calling
+// goroutine's next operation instead of its usual description (for
+// example "timer#3 fires at +2s" for a store to the virtual clock). It
+// does nothing when the execution is not traced.
+func Note(text string) {
+	x, g := running("weft: note")
+	if x.tracer != nil {
+		g.note = text
+	}
+}
+
+// Exhaust marks channel id (a chans.ID) as one whose sender weft stops
+// exploring, or no longer (on false): what is the sender, for messages
+// ("ticker#2"). An execution in which a goroutine waits forever on such a
+// channel ends as blocked, not as a deadlock: the sender would have sent
+// more; see cut for the exception.
+func Exhaust(id int64, what string, on bool) {
+	x, _ := running("weft: exhaust")
+	if !on {
+		delete(x.exhausted, chans.ID(id))
+		return
+	}
+	if x.exhausted == nil {
+		x.exhausted = map[chans.ID]string{}
+	}
+	x.exhausted[chans.ID(id)] = what
+}
+
+// waitsOn returns the exhausted channel that goroutine g waits on, if any.
+func (x *execution) waitsOn(g *goroutine) (string, bool) {
+	if len(x.exhausted) == 0 {
+		return "", false
+	}
+	l := &g.Pending
+	if cases, ok := l.A.P.([]chans.Case); ok && (l.Kind == event.Select || l.Kind == event.ChanWait) {
+		for _, c := range cases {
+			if what, ok := x.exhausted[c.Chan]; ok && !c.Send {
+				return what, true
+			}
+		}
+		return "", false
+	}
+	if l.Kind == event.ChanRecv || (l.Kind == event.ChanWait && event.Kind(l.Arg) == event.ChanRecv) {
+		what, ok := x.exhausted[chans.ID(int64(l.B.N))]
+		return what, ok
+	}
+	return "", false
+}
+
+// cut classifies an execution that stopped with the goroutines
+// waiting, when some wait on an exhausted channel: weft did not explore
+// what its sender would have sent next, so the execution is cut (it ends
+// as blocked), unless the body has returned: a goroutine that outlives
+// the body waiting for a sender that would send forever (a ticker never
+// stopped) is a leak. It reports whether it decided the outcome.
+func (x *execution) cut(waiting []*goroutine) bool {
+	var who []string
+	for _, g := range waiting {
+		if what, ok := x.waitsOn(g); ok {
+			who = append(who, fmt.Sprintf("%s waits for %s", x.describe(g), what))
+		}
+	}
+	if len(who) == 0 {
+		return false
+	}
+	if x.gs[0].Status != engine.Ended {
+		x.end(engine.Ending{Kind: engine.Assumed})
+		return true
+	}
+	x.fail(&engine.Bug{
+		Kind:    engine.GoroutineLeak,
+		Message: "the body returned but goroutines wait for a ticker that was never stopped, and would run on its ticks: " + strings.Join(who, "; ") + " (weft explores the first ticks of a ticker only)",
+		G:       waiting[0].ID,
+	})
+	return true
+}
+
+// NoteDone sets the text that a traced execution shows for the calling
+// goroutine's last operation, for a note that depends on its result. It
+// does nothing when the execution is not traced.
+func NoteDone(text string) {
+	x, g := running("weft: note")
+	if x.tracer == nil {
+		return
+	}
+	steps := x.tracer.t.Steps
+	for i := len(steps) - 1; i >= 0; i-- {
+		if steps[i].G == g.ID {
+			steps[i].Note = text
+			return
+		}
+	}
+}
+
+// MadeChan returns the ID (a chans.ID) of the channel that the calling
+// goroutine made last, for a model that must name its channel (see
+// Exhaust).
+func MadeChan() int64 {
+	_, g := running("weft: channel")
+	return g.madeChan
+}

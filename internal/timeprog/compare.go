@@ -1,0 +1,113 @@
+// Package timeprog cross-checks the engines on programs with virtual time:
+// Compare explores a body with dfs and with condpor and says where they
+// disagree, and Generate draws small random programs with timers, sleeps,
+// tickers and context cancellation for it (see Program).
+package timeprog
+
+import (
+	"fmt"
+
+	"weft.dev/weft/internal/concolic"
+	"weft.dev/weft/internal/engine"
+	"weft.dev/weft/internal/engine/condpor"
+	"weft.dev/weft/internal/engine/dfs"
+	"weft.dev/weft/internal/runtime"
+	"weft.dev/weft/internal/smt"
+	"weft.dev/weft/internal/sym"
+)
+
+// Explored is what one exploration of a body found.
+type Explored struct {
+	Executions int
+	Complete   int
+	Classes    map[uint64]int          // complete executions without a bug, by class
+	Kinds      map[engine.BugKind]bool // of the bugs found, going on past them
+	Exhaustive bool
+}
+
+// Comparison is what dfs and condpor found on one body.
+type Comparison struct {
+	DFS, CondPOR *Explored
+}
+
+// Compare explores body with dfs (at most limit executions) and with
+// condpor, both going on past bugs, condpor checking every graph it runs.
+func Compare(body func(), limit int) (*Comparison, error) {
+	d, err := explore(body, limit, func(conc *concolic.Config, on func(uint64)) engine.Engine {
+		e := dfs.New(engine.Config{Concolic: conc}).(*dfs.Engine)
+		e.OnComplete = on
+		return e
+	})
+	if err != nil {
+		return nil, fmt.Errorf("dfs: %w", err)
+	}
+	c, err := explore(body, 0, func(conc *concolic.Config, on func(uint64)) engine.Engine {
+		e := condpor.New(engine.Config{Concolic: conc}).(*condpor.Engine)
+		e.Verify = true
+		e.OnComplete = on
+		return e
+	})
+	if err != nil {
+		return nil, fmt.Errorf("condpor: %w", err)
+	}
+	return &Comparison{DFS: d, CondPOR: c}, nil
+}
+
+// Problems lists where condpor disagrees with dfs: the bug kinds found,
+// and, when dfs was exhaustive and found no bug, the classes of complete
+// executions (condpor must explore each of dfs's exactly once). Class
+// hashes name goroutines by their ids, which an exploration assigns in the
+// order it first meets them: the programs compared must start their
+// goroutines, the clock of weft/time included, in the same order in every
+// execution (the body sets a timer before it starts any goroutine).
+func (c *Comparison) Problems() []string {
+	var ps []string
+	if !c.DFS.Exhaustive {
+		return nil
+	}
+	if fmt.Sprint(c.DFS.Kinds) != fmt.Sprint(c.CondPOR.Kinds) {
+		ps = append(ps, fmt.Sprintf("bug kinds: dfs %v, condpor %v", c.DFS.Kinds, c.CondPOR.Kinds))
+	}
+	if len(c.DFS.Kinds) > 0 {
+		return ps
+	}
+	twice, missed, unseen := 0, 0, 0
+	for k, n := range c.CondPOR.Classes {
+		if n > 1 {
+			twice++
+		}
+		if c.DFS.Classes[k] == 0 {
+			unseen++
+		}
+	}
+	for k := range c.DFS.Classes {
+		if c.CondPOR.Classes[k] == 0 {
+			missed++
+		}
+	}
+	if twice+missed+unseen > 0 {
+		ps = append(ps, fmt.Sprintf("classes: dfs %d, condpor %d complete executions: %d explored twice, %d missed, %d dfs never saw",
+			len(c.DFS.Classes), c.CondPOR.Complete, twice, missed, unseen))
+	}
+	return ps
+}
+
+func explore(body func(), limit int, mk func(*concolic.Config, func(uint64)) engine.Engine) (*Explored, error) {
+	s, err := smt.New("builtin")
+	if err != nil {
+		return nil, err
+	}
+	defer s.Close()
+	conc := &concolic.Config{Table: sym.NewTable(), Solver: s}
+	x := &Explored{Classes: map[uint64]int{}, Kinds: map[engine.BugKind]bool{}}
+	eng := mk(conc, func(c uint64) { x.Classes[c]++ })
+	rep := runtime.Run(body, runtime.Config{Engine: eng, Concolic: conc, MaxExecutions: limit, AllBugs: true})
+	if rep.Internal != "" {
+		return nil, fmt.Errorf("%s", rep.Internal)
+	}
+	for _, f := range rep.Bugs {
+		x.Kinds[f.Bug.Kind] = true
+	}
+	x.Executions, x.Complete, x.Exhaustive = rep.Executions, rep.Complete, rep.Exhaustive
+	return x, nil
+}

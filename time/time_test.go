@@ -1,0 +1,206 @@
+package time_test
+
+import (
+	"strings"
+	"testing"
+
+	"weft.dev/weft"
+	"weft.dev/weft/atomic"
+	"weft.dev/weft/context"
+	"weft.dev/weft/internal/timeprog"
+	"weft.dev/weft/time"
+)
+
+// explore runs body with engine and fails t on an error.
+func explore(t *testing.T, body func(), engine string, opts ...weft.Option) weft.Result {
+	t.Helper()
+	res, err := weft.Explore(body, append(opts, weft.WithEngine(engine))...)
+	if err != nil {
+		t.Fatalf("%s: %v", engine, err)
+	}
+	return res
+}
+
+// compare checks that condpor explores each class of complete executions
+// of dfs exactly once and finds the same bug kinds, and that condpor's
+// complete executions are want.
+func compare(t *testing.T, body func(), want int) {
+	t.Helper()
+	c, err := timeprog.Compare(body, 100_000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !c.DFS.Exhaustive {
+		t.Fatalf("dfs is not exhaustive in %d executions", c.DFS.Executions)
+	}
+	for _, p := range c.Problems() {
+		t.Error(p)
+	}
+	if c.CondPOR.Complete != want {
+		t.Errorf("condpor explores %d complete executions (dfs: %d executions, %d classes), want %d", c.CondPOR.Complete, c.DFS.Executions, len(c.DFS.Classes), want)
+	}
+}
+
+func TestOneExecutionWithoutRaces(t *testing.T) {
+	tests := []struct {
+		name string
+		body func()
+	}{
+		{"timer", func() {
+			tm := time.NewTimer(time.Second)
+			v, _ := tm.C.Recv()
+			weft.Assert(v.Equal(time.Now()), "received %v at %v", v, time.Now())
+		}},
+		{"sleeps", func() {
+			start := time.Now()
+			time.Sleep(time.Second)
+			time.Sleep(2 * time.Second)
+			weft.Assert(time.Since(start) == 3*time.Second, "slept %v", time.Since(start))
+		}},
+		{"after func", func() {
+			done := weft.MakeChan[struct{}](0)
+			time.AfterFunc(time.Second, func() { done.Close() })
+			done.Recv()
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res := explore(t, tt.body, "condpor")
+			if len(res.Bugs) > 0 || res.Executions != 1 {
+				t.Errorf("%d executions, bugs %v; want 1 execution without a bug", res.Executions, res.Bugs)
+			}
+		})
+	}
+}
+
+func TestTimeoutRacesReply(t *testing.T) {
+	for _, capacity := range []int{0, 1} {
+		// With a buffer, the sender never blocks: the timeout is still
+		// explored, since a real sender may be slow.
+		for _, engine := range []string{"condpor", "dfs"} {
+			outcomes := map[string]bool{}
+			res := explore(t, func() {
+				reply := weft.MakeChan[int](capacity)
+				weft.Go(func() { reply.Send(1) })
+				var v int
+				switch weft.Select(reply.RecvCase(&v, nil), time.After(time.Second).RecvCase(nil, nil)) {
+				case 0:
+					outcomes["reply"] = true
+				case 1:
+					outcomes["timeout"] = true
+				}
+			}, engine, weft.WithAllBugs())
+			if !outcomes["reply"] || !outcomes["timeout"] {
+				t.Errorf("capacity %d, %s: outcomes %v, want both", capacity, engine, outcomes)
+			}
+			if capacity == 0 && (len(res.Bugs) != 1 || res.Bugs[0].Kind != weft.GoroutineLeak) {
+				t.Errorf("capacity 0, %s: bugs %v, want the sender's leak", engine, res.Bugs)
+			}
+			if capacity == 1 && len(res.Bugs) != 0 {
+				t.Errorf("capacity 1, %s: bugs %v, want none", engine, res.Bugs)
+			}
+		}
+	}
+}
+
+func TestAfterLeak(t *testing.T) {
+	// The classic leak: the caller gives up after a second, and the worker
+	// then blocks forever on its unbuffered reply.
+	res := explore(t, func() {
+		reply := weft.MakeChan[int](0)
+		weft.Go(func() {
+			time.Sleep(2 * time.Second)
+			reply.Send(42)
+		})
+		weft.Select(reply.RecvCase(nil, nil), time.After(time.Second).RecvCase(nil, nil))
+	}, "condpor")
+	if len(res.Bugs) != 1 || res.Bugs[0].Kind != weft.GoroutineLeak {
+		t.Fatalf("bugs %v, want a goroutine leak", res.Bugs)
+	}
+	trace := res.Bugs[0].Error()
+	for _, want := range []string{"timer#1 fires at +1s", "timer#2 fires at +2s", "timer#2 ends its Sleep", "send on chan#1"} {
+		if !strings.Contains(trace, want) {
+			t.Errorf("the report does not show %q:\n%s", want, trace)
+		}
+	}
+}
+
+func TestCountsAgainstDFS(t *testing.T) {
+	tests := []struct {
+		name string
+		body func()
+		want int // condpor's complete executions: dfs's classes
+	}{
+		// The 1 s timer fires before the 2 s one when both are set; the
+		// 2 s one may fire before the other is set, which is then due at
+		// +3 s.
+		{"two sleepers", func() {
+			a := weft.Go(func() { time.Sleep(2 * time.Second) })
+			time.Sleep(time.Second)
+			a.Join()
+		}, 4},
+		// The timer fires before Stop (which drops its value) or not.
+		{"stop", func() {
+			tm := time.NewTimer(time.Second)
+			weft.Assert(tm.Stop(), "Stop of a timer whose value was not received")
+		}, 2},
+		{"timeout", func() {
+			reply := weft.MakeChan[int](1)
+			weft.Go(func() { reply.Send(1) })
+			weft.Select(reply.RecvCase(nil, nil), time.After(time.Second).RecvCase(nil, nil))
+		}, 2},
+		// A worker that sleeps between two steps, and a caller that
+		// reads its progress after sleeping longer: the worker may not
+		// even have started (it may be slow), never be past its sleep.
+		{"worker sleeps", func() {
+			// The body sets its timer first, so that the goroutines
+			// have the same numbers in both explorations (see
+			// timeprog.Comparison.Problems).
+			tm := time.NewTimer(1500 * time.Millisecond)
+			var step atomic.Int32
+			w := weft.Go(func() {
+				step.Store(1)
+				time.Sleep(time.Second)
+				step.Store(2)
+			})
+			tm.C.Recv()
+			s := step.Load()
+			weft.Assert(s <= 2, "step %d", s)
+			w.Join()
+		}, 5},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) { compare(t, tt.body, tt.want) })
+	}
+}
+
+// TestTickerUntilCancel counts the executions of a ticker loop that a
+// cancel stops: the ticks before the cancel (at most MaxTicks), each
+// received or dropped. dfs cannot exhaust it (it explores every
+// interleaving of the clock's operations), so the count is condpor's
+// alone; the differential tests compare the engines on smaller programs
+// with tickers.
+func TestTickerUntilCancel(t *testing.T) {
+	res := explore(t, func() {
+		ctx, cancel := context.WithCancel(context.Background())
+		tk := time.NewTicker(time.Second)
+		weft.Go(cancel)
+		for weft.Select(tk.C.RecvCase(nil, nil), ctx.Done().RecvCase(nil, nil)) == 0 {
+		}
+		tk.Stop()
+	}, "condpor")
+	if len(res.Bugs) > 0 || res.Complete != 15 || !res.Exhaustive {
+		t.Errorf("%d complete executions (exhaustive: %v), bugs %v; want 15, none", res.Complete, res.Exhaustive, res.Bugs)
+	}
+}
+
+func TestStoppedTimerDeadlock(t *testing.T) {
+	res := explore(t, func() {
+		tm := time.NewTimer(time.Second)
+		tm.Stop()
+		tm.C.Recv()
+	}, "condpor")
+	if len(res.Bugs) != 1 || res.Bugs[0].Kind != weft.Deadlock {
+		t.Fatalf("bugs %v, want a deadlock", res.Bugs)
+	}
+}
