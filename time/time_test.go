@@ -204,3 +204,44 @@ func TestStoppedTimerDeadlock(t *testing.T) {
 		t.Fatalf("bugs %v, want a deadlock", res.Bugs)
 	}
 }
+
+func TestTickerNeverStopped(t *testing.T) {
+	// A goroutine that ranges over a ticker never stopped outlives the
+	// body: a leak. A ticker never stopped whose ticks no one waits for is
+	// no bug (Go 1.23 collects it).
+	res := explore(t, func() {
+		tk := time.NewTicker(time.Second)
+		weft.Go(func() {
+			for {
+				tk.C.Recv()
+			}
+		})
+	}, "condpor")
+	if len(res.Bugs) != 1 || res.Bugs[0].Kind != weft.GoroutineLeak || !strings.Contains(res.Bugs[0].Message, "ticker#1") {
+		t.Fatalf("bugs %v, want the leak of the goroutine on ticker#1", res.Bugs)
+	}
+	res = explore(t, func() {
+		tk := time.NewTicker(time.Second)
+		tk.C.Recv()
+	}, "condpor")
+	if len(res.Bugs) > 0 {
+		t.Fatalf("bugs %v, want none", res.Bugs)
+	}
+}
+
+func TestAfterFuncRace(t *testing.T) {
+	// Resetting a timer whose function already started runs it twice:
+	// the two runs race on the Var they write.
+	res := explore(t, func() {
+		var hits weft.Var[int]
+		tm := time.AfterFunc(time.Second, func() { hits.Store(hits.Load() + 1) })
+		time.Sleep(2 * time.Second)
+		tm.Reset(time.Second)
+	}, "condpor")
+	if len(res.Bugs) != 1 || res.Bugs[0].Kind != weft.DataRace {
+		t.Fatalf("bugs %v, want a data race", res.Bugs)
+	}
+	if trace := res.Bugs[0].Error(); !strings.Contains(trace, "runs its func on a new goroutine") {
+		t.Errorf("the trace does not show the timer starting its func:\n%s", trace)
+	}
+}
