@@ -1,7 +1,6 @@
 // Package timeprog cross-checks the engines on programs with virtual time:
 // Compare explores a body with dfs and with condpor and says where they
-// disagree, and Generate draws small random programs with timers, sleeps,
-// tickers and context cancellation for it (see Program).
+// disagree.
 package timeprog
 
 import (
