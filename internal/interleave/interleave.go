@@ -16,6 +16,7 @@ import (
 	"weft.dev/weft/internal/concolic"
 	"weft.dev/weft/internal/engine"
 	"weft.dev/weft/internal/event"
+	"weft.dev/weft/internal/indep"
 )
 
 // Machine is the state of one execution.
@@ -141,6 +142,21 @@ func (m *Machine) Silent(g *engine.Goroutine) bool {
 		return m.ch.Offers(&op) || l.Kind == event.ChanWait && m.ch.Handed(g.ID)
 	}
 	return false
+}
+
+// Event returns the event of g performing its pending operation with the
+// outcome of choice c in the current state: its effect is what it would do
+// now (see package indep).
+func (m *Machine) Event(g *engine.Goroutine, c engine.Choice) indep.Event {
+	l := &g.Pending
+	var old event.Value
+	switch l.OKind {
+	case event.VarObj, event.Atomic, event.Mutex, event.Sem, event.Notify:
+		if l.Obj >= 0 {
+			old = m.obj(l).val
+		}
+	}
+	return indep.Of(g.ID, l, c.Alt, c.With, old)
 }
 
 // Options appends to dst the choices g's pending operation can take: the

@@ -2,8 +2,9 @@
 // visible operations, depth first, each exactly once.
 //
 // It is exponential and meant for small programs and for checking the other
-// engines: two executions it explores may be equivalent, and OnComplete
-// sees the equivalence class of each. The one reduction it makes is to take
+// engines: two executions it explores may be equivalent; OnComplete sees
+// the equivalence class of each (package class) and OnTrace its
+// Mazurkiewicz trace under package indep's relation. The one reduction it makes is to take
 // the silent steps of channel operations (offers, handed waits) at once:
 // where they fall among the other operations is not part of any execution.
 package dfs
@@ -13,6 +14,7 @@ import (
 
 	"weft.dev/weft/internal/engine"
 	"weft.dev/weft/internal/event"
+	"weft.dev/weft/internal/indep"
 	"weft.dev/weft/internal/interleave"
 )
 
@@ -25,6 +27,11 @@ type Engine struct {
 	// OnComplete, when set, is called with the class of every execution
 	// that ends with every goroutine returned.
 	OnComplete func(class uint64)
+	// OnTrace, when set, is called with the hash of the Mazurkiewicz trace
+	// (indep.Trace) of every execution that ends with every goroutine
+	// returned: the number of distinct hashes is the number of traces.
+	OnTrace func(trace uint64)
+	trace   indep.Trace
 }
 
 // point is a scheduling point: the enabled choices and the one taken.
@@ -59,6 +66,7 @@ func (e *Engine) Begin(x *engine.Exec) bool {
 	}
 	e.started = true
 	e.m.Reset()
+	e.trace.Reset()
 	x.Model = &e.m.Sym.Model
 	e.depth = 0
 	return true
@@ -84,6 +92,9 @@ func (e *Engine) Step(x *engine.Exec) engine.Decision {
 		e.stack = append(e.stack, point{opts: opts, lab: x.G[ch.G].Pending})
 	}
 	e.depth++
+	if e.OnTrace != nil {
+		e.trace.Add(e.m.Event(x.G[ch.G], ch))
+	}
 	if b := e.m.Perform(x, x.G[ch.G], ch); b != nil {
 		return engine.Failed(ch, b)
 	}
@@ -131,10 +142,13 @@ func (e *Engine) End(_ *engine.Exec, end engine.Ending) {
 	if e.OnComplete != nil && end.Kind == engine.Completed {
 		e.OnComplete(e.m.Class())
 	}
+	if e.OnTrace != nil && end.Kind == engine.Completed {
+		e.OnTrace(e.trace.Hash())
+	}
 }
 
-// Exhaustive implements engine.Engine: dfs explores everything.
 // Spins implements engine.Awaiter.
 func (e *Engine) Spins(_ *engine.Exec, g int32) bool { return e.m.Spins(g) }
 
+// Exhaustive implements engine.Engine: dfs explores everything.
 func (e *Engine) Exhaustive() bool { return true }
