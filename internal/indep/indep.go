@@ -28,7 +28,13 @@
 //   - Channels: operations that touch a common channel (for a select, any
 //     of its cases' channels) are dependent unless both are Len, which
 //     only reads. Operations on different channels, and MakeChan (its
-//     channel is new), are independent of each other.
+//     channel is new), are independent of each other. The silent steps of
+//     package chans (interleave.Machine.Silent) are the exception: the
+//     offer of a goroutine that starts to wait on an unbuffered channel,
+//     and its wait once another goroutine took the offer, change nothing
+//     any other operation observes, so they are dependent only with the
+//     operation that takes the offer (whose outcome names their goroutine
+//     as its partner).
 //   - Symbolic operations (sym.NewInt, branches, sym.Assume, sym.Choose)
 //     are independent of every other goroutine's operations: they only
 //     add a conjunct to the path condition, conjunction commutes, and the
@@ -36,9 +42,9 @@
 //     happens, so the outcomes of two branches are jointly feasible in
 //     either order or in neither.
 //   - The wait of weft.Yield (a Block with Arg event.Await) is dependent
-//     with every operation that writes: whether it spins forever depends
-//     on whether a write comes after the reads of its iteration, which
-//     its label does not name. Assume's Block and End touch nothing else.
+//     with every write to memory or to a sync object: whether it spins
+//     forever depends on whether a write comes after the reads of its
+//     iteration, which its label does not name. Assume's Block and End touch nothing else.
 //
 // Mazurkiewicz traces: two interleavings are equivalent when one can be
 // turned into the other by swapping adjacent independent events. A trace is
@@ -71,8 +77,12 @@ type Event struct {
 	// Chans are the channels a channel operation touches.
 	Chans  []chans.ID
 	Effect Effect // on Obj or on Chans
-	// Alt and With are the outcome (engine.Choice's fields).
+	// Alt and With are the outcome (engine.Choice's fields): With is the
+	// partner goroutine of a channel operation plus one, or 0.
 	Alt, With int32
+	// Silent marks a silent channel step (set by who knows the state:
+	// interleave.Machine.Event).
+	Silent bool
 }
 
 // Of returns the event of goroutine g performing the operation l with
@@ -128,7 +138,17 @@ func appendChan(cs []chans.ID, c chans.ID) []chans.ID {
 // Dependent reports whether a and b are dependent (see the package
 // comment for the rules).
 func Dependent(a, b *Event) bool {
-	return a.G == b.G || conflict(a, b) || oneWay(a, b) || oneWay(b, a)
+	switch {
+	case a.G == b.G || oneWay(a, b) || oneWay(b, a):
+		return true
+	case a.Silent || b.Silent:
+		// The taker of an offer names the offering goroutine as its
+		// partner; a handed wait names its taker's goroutine, but depends
+		// on the taking event only.
+		// Two silent steps never take each other's offers.
+		return a.Silent && !b.Silent && b.With == a.G+1 || b.Silent && !a.Silent && a.With == b.G+1
+	}
+	return conflict(a, b)
 }
 
 // oneWay holds the asymmetric rules with a in the first role.
@@ -138,7 +158,7 @@ func oneWay(a, b *Event) bool {
 		return true
 	case a.Kind == event.Join && b.Kind == event.End && a.Arg == b.G:
 		return true
-	case a.Kind == event.Block && a.Arg == event.Await && b.Effect == Write:
+	case a.Kind == event.Block && a.Arg == event.Await && b.Effect == Write && b.Obj >= 0:
 		return true
 	}
 	return false

@@ -10,13 +10,31 @@ import (
 // op describes an operation for the table: goroutine, label, outcome and
 // the value of its object before it.
 type op struct {
-	g   int32
-	l   event.Label
-	alt int32
-	old event.Value
+	g      int32
+	l      event.Label
+	alt    int32
+	old    event.Value
+	with   int32
+	silent bool
 }
 
-func (o op) event() Event { return Of(o.g, &o.l, o.alt, 0, o.old) }
+// offer makes o a silent step (with: the partner plus one).
+func offer(o op, with int32) op {
+	o.silent, o.with = true, with
+	return o
+}
+
+// taking makes o take the offer of goroutine g.
+func taking(o op, g int32) op {
+	o.with = g + 1
+	return o
+}
+
+func (o op) event() Event {
+	e := Of(o.g, &o.l, o.alt, o.with, o.old)
+	e.Silent = o.silent
+	return e
+}
 
 func mem(g int32, k event.Kind, ok event.ObjKind, obj int32) op {
 	return op{g: g, l: event.Label{Kind: k, OKind: ok, Obj: obj}}
@@ -83,10 +101,18 @@ func TestDependent(t *testing.T) {
 		{"select and a close of one of its channels", sel(g1, 7, 8), ch(g2, event.ChanClose, 8), true},
 		{"select and a close of another channel", sel(g1, 7, 8), ch(g2, event.ChanClose, 9), false},
 		{"nil channels are no channel", ch(g1, event.ChanSend, chans.Nil), ch(g2, event.ChanRecv, chans.Nil), false},
+		{"an offer and a send on its channel", offer(ch(g1, event.ChanSend, 7), 0), ch(g2, event.ChanSend, 7), false},
+		{"an offer and a select's default", offer(ch(g1, event.ChanSend, 7), 0), sel(g2, 7), false},
+		{"an offer and the receive that takes it", offer(ch(g1, event.ChanSend, 7), 0), taking(ch(g2, event.ChanRecv, 7), g1), true},
+		{"a handed wait and its taker", offer(ch(g1, event.ChanWait, 7), g2+1), taking(ch(g2, event.ChanRecv, 7), g1), true},
+		{"a handed wait and its taker's next operation", offer(ch(g1, event.ChanWait, 7), g2+1), ch(g2, event.ChanLen, 7), false},
+		{"a handed wait and its taker's offer", offer(ch(g1, event.ChanWait, 7), g2+1), offer(ch(g2, event.Select, 7), 0), false},
+		{"a handed wait and a close", offer(ch(g1, event.ChanWait, 7), g2+1), ch(g3, event.ChanClose, 7), false},
 		{"make and a send", ch(g1, event.ChanMake, 3), ch(g2, event.ChanSend, 3), false},
 		{"two symbolic branches commute", ctl(g1, event.SymEval, 0), ctl(g2, event.SymEval, 0), false},
 		{"a branch and a store commute", ctl(g1, event.SymEval, 0), mem(g2, event.Store, event.Atomic, x), false},
 		{"Yield's wait and a write", ctl(g1, event.Block, event.Await), mem(g2, event.Store, event.Atomic, y), true},
+		{"Yield's wait and a send", ctl(g1, event.Block, event.Await), ch(g2, event.ChanSend, 7), false},
 		{"Yield's wait and a load", ctl(g1, event.Block, event.Await), mem(g2, event.Load, event.Atomic, y), false},
 		{"Assume's block and a write", ctl(g1, event.Block, 0), mem(g2, event.Store, event.Atomic, y), false},
 	}

@@ -144,19 +144,25 @@ func (m *Machine) Silent(g *engine.Goroutine) bool {
 	return false
 }
 
+// Value returns the value that the object of operation l holds: a memory
+// or sync object's; the zero Value for other operations.
+func (m *Machine) Value(l *event.Label) event.Value {
+	switch l.OKind {
+	case event.VarObj, event.Atomic, event.Mutex, event.Sem, event.Notify:
+		if l.Obj >= 0 {
+			return m.obj(l).val
+		}
+	}
+	return event.Value{}
+}
+
 // Event returns the event of g performing its pending operation with the
 // outcome of choice c in the current state: its effect is what it would do
 // now (see package indep).
 func (m *Machine) Event(g *engine.Goroutine, c engine.Choice) indep.Event {
-	l := &g.Pending
-	var old event.Value
-	switch l.OKind {
-	case event.VarObj, event.Atomic, event.Mutex, event.Sem, event.Notify:
-		if l.Obj >= 0 {
-			old = m.obj(l).val
-		}
-	}
-	return indep.Of(g.ID, l, c.Alt, c.With, old)
+	e := indep.Of(g.ID, &g.Pending, c.Alt, c.With, m.Value(&g.Pending))
+	e.Silent = m.Silent(g)
+	return e
 }
 
 // Options appends to dst the choices g's pending operation can take: the
