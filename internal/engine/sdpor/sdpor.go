@@ -1,0 +1,510 @@
+// Package sdpor is source-DPOR with sleep sets (Abdulla, Aronis, Jonsson,
+// Sagonas, POPL 2014, Algorithm 1; the algorithm Nidhugg implements): an
+// interleaving explorer that explores every Mazurkiewicz trace of package
+// indep's relation at least once.
+//
+// Each execution replays a prefix of the previous one and then runs on,
+// depth first as dfs does, with a stack of scheduling points. Every point
+// keeps a backtrack set (the goroutines to explore there), the letters
+// (goroutine and outcome) already explored there, and its sleep set: the
+// letters whose traces are explored from an earlier sibling, which stay
+// asleep while the events after them are independent of them. When every
+// enabled letter of a point is asleep, the execution is sleep-set blocked:
+// the engine drops it (Result.Redundant counts them).
+//
+// Races are found online: when an event n of goroutine p is performed, each
+// earlier event e of another goroutine that is dependent with n, does not
+// happen before p's previous event, and is not ordered before n through an
+// event between them is in a race with it. The reversal is v = the events
+// after e that do not happen after e, then n; unless a goroutine that can
+// start v (an initial of v) is already in the backtrack set of the point
+// before e, one is added (p when it is one). The operations still pending
+// when an execution ends (blocked, or cut short by a bug) are analysed the
+// same way, as if performed last.
+//
+// Blocking operations need one refinement: a Lock cannot be reversed with
+// the Unlock it waited for (nor an acquire with the release it waited for,
+// a Cond wait with its signal, a send on a full channel with the receive
+// that made room, a Join with the End it waited for). Such a pair, where
+// the waiting operation blocks on the value its partner found, or its
+// goroutine already waited there and could not move, is not a race and
+// does not hide one: the Lock races with the Lock before the Unlock, which
+// is reversible. And one more pair races without being dependent: the
+// offer of a goroutine starting to wait on an unbuffered channel and
+// another operation on that channel, which the offer gives one more
+// outcome (taking it) while the outcomes it had stay (see package chans).
+//
+// Unlike dfs, the engine does not take silent channel steps at once: a race
+// may need another goroutine to move before one.
+package sdpor
+
+import (
+	"fmt"
+	"slices"
+
+	"weft.dev/weft/internal/engine"
+	"weft.dev/weft/internal/event"
+	"weft.dev/weft/internal/indep"
+	"weft.dev/weft/internal/interleave"
+)
+
+// Engine explores every trace at least once.
+type Engine struct {
+	m       interleave.Machine
+	stack   []point
+	depth   int
+	fresh   int // stack[fresh:] holds the events new in this execution
+	started bool
+	stopped bool // Step returned Stop in this execution
+	// clocks holds, by goroutine, the clock of its last event in the
+	// running execution.
+	clocks []vclock
+	// last holds, by goroutine, the index in stack of its last event in
+	// the running execution, or -1.
+	last []int
+	// OnComplete, when set, is called with the equivalence class (package
+	// class) of every execution that ends with every goroutine returned;
+	// OnTrace with its Mazurkiewicz trace (indep.Trace).
+	OnComplete func(class uint64)
+	OnTrace    func(trace uint64)
+}
+
+// letter is a choice with its event: what sleeps in a sleep set.
+type letter struct {
+	c  engine.Choice
+	ev indep.Event
+}
+
+// point is a scheduling point and the event taken there.
+type point struct {
+	opts      []engine.Choice // the enabled choices
+	taken     int             // index in opts of the choice taken
+	lab       event.Label     // the operation taken (Invalid: not yet), to detect nondeterminism
+	backtrack []int32         // goroutines to explore here
+	done      []letter        // letters explored here before the one taken
+	sleep     []letter        // the sleep set on arrival
+	// The event taken, for the races.
+	ev    indep.Event
+	pre   event.Value // the value of its object before it
+	rank  int32       // its rank in its goroutine
+	clock vclock      // the events it happens after (itself included), by goroutine
+}
+
+// New returns an sdpor engine.
+func New(c engine.Config) engine.Engine {
+	e := &Engine{}
+	e.m.Sym.Config = c.Concolic
+	return e
+}
+
+// Begin implements engine.Engine.
+func (e *Engine) Begin(x *engine.Exec) bool {
+	if e.started {
+		for len(e.stack) > 0 {
+			top := &e.stack[len(e.stack)-1]
+			if i := top.next(); i >= 0 {
+				top.done = append(top.done, letter{top.opts[top.taken], top.ev})
+				top.taken = i
+				top.lab = event.Label{}
+				break
+			}
+			e.stack = e.stack[:len(e.stack)-1]
+		}
+		if len(e.stack) == 0 {
+			return false
+		}
+		e.fresh = len(e.stack) - 1
+	}
+	e.started = true
+	e.stopped = false
+	e.m.Reset()
+	x.Model = &e.m.Sym.Model
+	e.depth = 0
+	for i := range e.clocks {
+		e.clocks[i] = e.clocks[i][:0]
+	}
+	for i := range e.last {
+		e.last[i] = -1
+	}
+	return true
+}
+
+// next returns the index of the next choice to explore at p, or -1.
+func (p *point) next() int {
+	for i, c := range p.opts {
+		if i != p.taken && slices.Contains(p.backtrack, c.G) && !holds(p.done, c) && !holds(p.sleep, c) {
+			return i
+		}
+	}
+	return -1
+}
+
+func holds(ls []letter, c engine.Choice) bool {
+	for _, l := range ls {
+		if l.c == c {
+			return true
+		}
+	}
+	return false
+}
+
+// Step implements engine.Engine.
+func (e *Engine) Step(x *engine.Exec) engine.Decision {
+	var ch engine.Choice
+	if e.depth < len(e.stack) {
+		p := &e.stack[e.depth]
+		ch = p.opts[p.taken]
+		g := x.G[ch.G]
+		if g == nil || !e.m.Enabled(x, g) || p.lab.Kind != event.Invalid && !p.lab.SameOp(&g.Pending) {
+			return diverged(ch.G)
+		}
+		p.lab = g.Pending
+	} else {
+		opts := options(&e.m, x)
+		if len(opts) == 0 {
+			e.stopped = true
+			e.pending(x, -1)
+			return engine.Decision{Verdict: engine.Stop}
+		}
+		sleep := e.childSleep()
+		i := slices.IndexFunc(opts, func(c engine.Choice) bool { return !holds(sleep, c) })
+		if i < 0 {
+			return engine.Decision{Verdict: engine.Drop} // sleep-set blocked
+		}
+		ch = opts[i]
+		e.stack = append(e.stack, point{opts: opts, taken: i, lab: x.G[ch.G].Pending, backtrack: []int32{ch.G}, sleep: sleep})
+	}
+	g := x.G[ch.G]
+	p := &e.stack[e.depth]
+	if e.depth >= e.fresh {
+		p.ev = e.m.Event(g, ch)
+		p.pre = e.m.Value(&g.Pending)
+		p.rank = g.Steps
+		p.clock = e.clockOf(&p.ev, p.pre, &g.Pending, p.clock[:0])
+		e.races(&p.ev, &g.Pending, p.rank, e.depth, p.clock)
+	}
+	e.setClock(ch.G, p.clock)
+	if g.Pending.Kind == event.Spawn {
+		e.setClock(g.Pending.Arg, p.clock) // the child starts after it
+	}
+	e.setLast(ch.G, e.depth)
+	e.depth++
+	if b := e.m.Perform(x, g, ch); b != nil {
+		return engine.Failed(ch, b)
+	}
+	return engine.Ran(ch)
+}
+
+// childSleep returns the sleep set of a new point below the deepest one:
+// the letters asleep or explored there that are independent of the event
+// taken there.
+func (e *Engine) childSleep() []letter {
+	if e.depth == 0 {
+		return nil
+	}
+	p := &e.stack[e.depth-1]
+	var s []letter
+	for _, ls := range [2][]letter{p.sleep, p.done} {
+		for _, l := range ls {
+			if !indep.Dependent(&l.ev, &p.ev) {
+				s = append(s, l)
+			}
+		}
+	}
+	return s
+}
+
+// options lists the enabled choices, the goroutine that moved last first.
+// Unlike dfs, it does not take silent channel steps at once: they are
+// independent of all but their partner (see package indep), and a race
+// may need another goroutine to move before one.
+func options(m *interleave.Machine, x *engine.Exec) []engine.Choice {
+	var opts []engine.Choice
+	add := func(g *engine.Goroutine) {
+		if g != nil && m.Enabled(x, g) {
+			opts = m.Options(g, opts)
+		}
+	}
+	if x.Last >= 0 {
+		add(x.G[x.Last])
+	}
+	for _, g := range x.G {
+		if g != nil && g.ID != x.Last {
+			add(g)
+		}
+	}
+	return opts
+}
+
+// reversible reports whether an operation l could be performed before an
+// event e that found the value pre in its object: not when l blocks on
+// that value (a Lock before the Unlock it waited for).
+func reversible(e *indep.Event, pre event.Value, l *event.Label, n *indep.Event) bool {
+	switch l.Kind {
+	case event.Lock, event.SemAcquire, event.NotifyWait:
+		return e.Obj != n.Obj || !l.Blocks(pre)
+	case event.Join:
+		return e.Kind != event.End || e.G != l.Arg
+	}
+	return true
+}
+
+// raceDep reports whether the event of stack[i] and the event n of
+// operation l are a pair that a race can reverse: they are dependent, and
+// n could have come before it, as far as what blocks n tells; n is at
+// stack[j]. n could not when it waits on the value that event
+// found, or when n's goroutine already waited at n there and could not
+// move (a send on a full channel, a join of a running goroutine, an
+// operation of a goroutine not yet spawned).
+func (e *Engine) raceDep(i, j int, n *indep.Event, l *event.Label) bool {
+	q := &e.stack[i]
+	if !racing(&q.ev, n) {
+		return false
+	}
+	if q.ev.G == n.G {
+		return true
+	}
+	if !reversible(&q.ev, q.pre, l, n) {
+		return false
+	}
+	if e.lastOf(n.G) >= i || slices.ContainsFunc(q.opts, func(c engine.Choice) bool { return c.G == n.G }) {
+		return true
+	}
+	// n already waited at point i: it could come first only if an event
+	// that can go before q (one that does not happen after it) enables it.
+	for k := i + 1; k < j; k++ {
+		r := &e.stack[k]
+		if r.ev.G != n.G && r.clock.at(q.ev.G) <= q.rank && indep.Dependent(&r.ev, n) {
+			return true
+		}
+	}
+	return false
+}
+
+// racing reports whether the order of a and b can matter: they are
+// dependent, or one is an offer on a channel the other operates on, whose
+// outcomes the offer adds to (a select with a default may take it).
+func racing(a, b *indep.Event) bool {
+	return indep.Dependent(a, b) || offers(a, b) || offers(b, a)
+}
+
+func offers(a, b *indep.Event) bool {
+	if !a.Silent || a.With != 0 || b.Silent {
+		return false
+	}
+	for _, c := range a.Chans {
+		if slices.Contains(b.Chans, c) {
+			return true
+		}
+	}
+	return false
+}
+
+// clockOf computes into dst the clock of event n of operation l: its
+// goroutine's previous events and the events it depends on (happens-
+// before).
+func (e *Engine) clockOf(n *indep.Event, pre event.Value, l *event.Label, dst vclock) vclock {
+	dst = append(dst, e.clock(n.G)...)
+	dst.tick(n.G)
+	for i := range e.depth {
+		q := &e.stack[i]
+		if q.ev.G != n.G && indep.Dependent(&q.ev, n) {
+			dst.join(q.clock)
+		}
+	}
+	return dst
+}
+
+func (e *Engine) clock(g int32) vclock {
+	if int(g) < len(e.clocks) {
+		return e.clocks[g]
+	}
+	return nil
+}
+
+func (e *Engine) lastOf(g int32) int {
+	if int(g) < len(e.last) {
+		return e.last[g]
+	}
+	return -1
+}
+
+func (e *Engine) setLast(g int32, i int) {
+	for int(g) >= len(e.last) {
+		e.last = append(e.last, -1)
+	}
+	e.last[g] = i
+}
+
+func (e *Engine) setClock(g int32, c vclock) {
+	for int(g) >= len(e.clocks) {
+		e.clocks = append(e.clocks, nil)
+	}
+	e.clocks[g] = append(e.clocks[g][:0], c...)
+}
+
+// races finds the races of event n (operation l, rank rank in its
+// goroutine, clock nc) with the events of stack[:j], and adds to the
+// backtrack sets what reverses them.
+func (e *Engine) races(n *indep.Event, l *event.Label, rank int32, j int, nc vclock) {
+	past := e.clock(n.G) // before n
+	for i := j - 1; i >= 0; i-- {
+		q := &e.stack[i]
+		if q.ev.G == n.G || past.at(q.ev.G) > q.rank || !e.raceDep(i, j, n, l) {
+			continue
+		}
+		direct := true
+		for k := i + 1; k < j && direct; k++ {
+			r := &e.stack[k]
+			if r.clock.at(q.ev.G) > q.rank && e.raceDep(k, j, n, l) {
+				direct = false
+			}
+		}
+		if direct {
+			e.reverse(i, j, n, nc)
+		}
+	}
+}
+
+// reverse adds to the backtrack set of stack[i] an initial of the events
+// after stack[i] (up to j, then n) that do not happen after it, unless it
+// holds one already.
+func (e *Engine) reverse(i, j int, n *indep.Event, nc vclock) {
+	q := &e.stack[i]
+	var initials []int32
+	var seen []int32 // goroutines met in v
+	consider := func(g int32, c vclock, self int) {
+		if slices.Contains(seen, g) {
+			return
+		}
+		seen = append(seen, g)
+		for k := i + 1; k < self; k++ {
+			r := &e.stack[k]
+			if r.clock.at(q.ev.G) <= q.rank && c.at(r.ev.G) > r.rank {
+				return
+			}
+		}
+		initials = append(initials, g)
+	}
+	for k := i + 1; k < j; k++ {
+		r := &e.stack[k]
+		if r.clock.at(q.ev.G) > q.rank {
+			continue // happens after q: not in v
+		}
+		consider(r.ev.G, r.clock, k)
+	}
+	consider(n.G, nc, j)
+	for _, g := range initials {
+		if slices.Contains(q.backtrack, g) {
+			return
+		}
+	}
+	enabled := func(g int32) bool {
+		return slices.ContainsFunc(q.opts, func(c engine.Choice) bool { return c.G == g })
+	}
+	if enabled(n.G) && slices.Contains(initials, n.G) {
+		q.backtrack = append(q.backtrack, n.G)
+		return
+	}
+	// An initial that cannot move there starts no reversal: the race is
+	// not reversible from that point.
+	if i := slices.IndexFunc(initials, enabled); i >= 0 {
+		q.backtrack = append(q.backtrack, initials[i])
+	}
+}
+
+// pending analyses the races of the operations that goroutines still wait
+// to perform at the end of the execution, as if each were performed last;
+// skip is a goroutine whose pending operation is not known.
+func (e *Engine) pending(x *engine.Exec, skip int32) {
+	var c vclock
+	for _, g := range x.G {
+		if g == nil || g.Status != engine.Ready || g.ID == skip || g.Pending.Kind == event.Invalid {
+			continue
+		}
+		n := e.m.Event(g, engine.Choice{G: g.ID})
+		pre := e.m.Value(&g.Pending)
+		c = e.clockOf(&n, pre, &g.Pending, c[:0])
+		e.races(&n, &g.Pending, g.Steps, e.depth, c)
+	}
+}
+
+func diverged(g int32) engine.Decision {
+	return engine.Failed(engine.Choice{G: -1}, &engine.Bug{
+		Kind:    engine.Nondeterminism,
+		Message: fmt.Sprintf("the program did something different when an execution was replayed (goroutine g%d): map iteration order, time, math/rand, or a goroutine not started with weft.Go?", g),
+		G:       g,
+	})
+}
+
+// End implements engine.Engine.
+func (e *Engine) End(x *engine.Exec, end engine.Ending) {
+	if end.Kind == engine.Buggy && !e.stopped {
+		// A bug cut the execution short, as if its last event were
+		// dependent with everything: every goroutine that could move
+		// instead of that event is a race to reverse, and the operations
+		// still pending race with the events before. The goroutine at
+		// fault may not be at its pending operation.
+		if e.depth > 0 {
+			p := &e.stack[e.depth-1]
+			for _, c := range p.opts {
+				if !slices.Contains(p.backtrack, c.G) {
+					p.backtrack = append(p.backtrack, c.G)
+				}
+			}
+		}
+		skip := int32(-1)
+		if end.Bug != nil {
+			skip = end.Bug.G
+		}
+		e.pending(x, skip)
+	}
+	if end.Kind != engine.Completed {
+		return
+	}
+	if e.OnComplete != nil {
+		e.OnComplete(e.m.Class())
+	}
+	if e.OnTrace != nil {
+		var t indep.Trace
+		for i := range e.depth {
+			t.Add(e.stack[i].ev)
+		}
+		e.OnTrace(t.Hash())
+	}
+}
+
+// Spins implements engine.Awaiter.
+func (e *Engine) Spins(_ *engine.Exec, g int32) bool { return e.m.Spins(g) }
+
+// Exhaustive implements engine.Engine: every trace was explored.
+func (e *Engine) Exhaustive() bool { return true }
+
+// vclock is a vector clock indexed by goroutine id: how many of each
+// goroutine's events happen before (or are) an event.
+type vclock []int32
+
+func (v *vclock) tick(id int32) {
+	for int(id) >= len(*v) {
+		*v = append(*v, 0)
+	}
+	(*v)[id]++
+}
+
+func (v vclock) at(id int32) int32 {
+	if int(id) < len(v) {
+		return v[id]
+	}
+	return 0
+}
+
+func (v *vclock) join(w vclock) {
+	for len(*v) < len(w) {
+		*v = append(*v, 0)
+	}
+	for i, c := range w {
+		if c > (*v)[i] {
+			(*v)[i] = c
+		}
+	}
+}
