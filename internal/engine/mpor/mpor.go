@@ -1,0 +1,223 @@
+// Package mpor is monotonic partial order reduction (Kahlon, Wang, Gupta,
+// CAV 2009) as Vrooman's thesis implements it in the OOX verifier
+// (Algorithm 6): an interleaving explorer that explores each Mazurkiewicz
+// trace of package indep's relation exactly once, as its quasi-monotonic
+// interleaving.
+//
+// Goroutines are ordered by id (stable across executions: the body's
+// goroutine first, then in the order they were first spawned). An
+// interleaving is quasi-monotonic when every event that comes after an
+// event of a higher goroutine is linked to it by a dependency chain, or
+// comes after an event of a lower goroutine that is. Each trace has exactly
+// one such interleaving. The engine explores interleavings depth first, as
+// dfs does, and keeps, per goroutine, the event of its last step (χ in the
+// thesis) until a later event depends on it, which then covers it: a step
+// of goroutine a is out of order, and not explored, when a goroutine higher
+// than a still has an uncovered last event that a's event does not depend
+// on.
+//
+// A prefix whose every extension is out of order is a dead end (the thesis
+// prunes such states in its next iteration): the execution is dropped and
+// counted in Result.Redundant.
+//
+// The thesis's Table 4.1 decides dependency between accesses, with
+// symbolic array indices and references that may alias; in weft objects
+// are concrete (a symbolic index goes through sym.Choose, which branches
+// per value, as OOX splits its state per alias), so dependency is
+// package indep's relation on the events of the current execution, with
+// effects as they happen in it. Symbolic branches are explored like the
+// other multi-outcome operations: every feasible outcome, under the
+// solver, at the place the goroutine reaches the branch.
+//
+// Channel offers and handed waits (interleave.Machine.Silent), which dfs
+// takes at once, are steps like the others here: independent of all but
+// the operation that takes the offer, they may come later in a trace's
+// quasi-monotonic interleaving.
+package mpor
+
+import (
+	"fmt"
+
+	"weft.dev/weft/internal/engine"
+	"weft.dev/weft/internal/event"
+	"weft.dev/weft/internal/indep"
+	"weft.dev/weft/internal/interleave"
+)
+
+// Engine explores each trace once.
+type Engine struct {
+	m       interleave.Machine
+	stack   []point
+	depth   int
+	started bool
+	// last holds, by goroutine, the event of its last step while no later
+	// event depends on it (χ); covered marks the others.
+	last    []indep.Event
+	covered []bool
+	evs     []indep.Event // the events of the running execution
+	// OnComplete, when set, is called with the equivalence class (package
+	// class) of every execution that ends with every goroutine returned;
+	// OnTrace with its Mazurkiewicz trace (indep.Trace).
+	OnComplete func(class uint64)
+	OnTrace    func(trace uint64)
+}
+
+// point is a scheduling point: the choices to explore and the one taken.
+type point struct {
+	opts []engine.Choice
+	i    int
+	lab  event.Label // the operation taken (Invalid: not yet), to detect nondeterminism
+}
+
+// New returns an mpor engine.
+func New(c engine.Config) engine.Engine {
+	e := &Engine{}
+	e.m.Sym.Config = c.Concolic
+	return e
+}
+
+// Begin implements engine.Engine.
+func (e *Engine) Begin(x *engine.Exec) bool {
+	if e.started {
+		for len(e.stack) > 0 {
+			top := &e.stack[len(e.stack)-1]
+			if top.i+1 < len(top.opts) {
+				top.i++
+				top.lab = event.Label{}
+				break
+			}
+			e.stack = e.stack[:len(e.stack)-1]
+		}
+		if len(e.stack) == 0 {
+			return false
+		}
+	}
+	e.started = true
+	e.m.Reset()
+	x.Model = &e.m.Sym.Model
+	e.depth = 0
+	e.last = e.last[:0]
+	e.covered = e.covered[:0]
+	e.evs = e.evs[:0]
+	return true
+}
+
+// Step implements engine.Engine.
+func (e *Engine) Step(x *engine.Exec) engine.Decision {
+	var ch engine.Choice
+	if e.depth < len(e.stack) {
+		p := &e.stack[e.depth]
+		ch = p.opts[p.i]
+		g := x.G[ch.G]
+		if g == nil || !e.m.Enabled(x, g) || p.lab.Kind != event.Invalid && !p.lab.SameOp(&g.Pending) {
+			return diverged(ch.G)
+		}
+		p.lab = g.Pending
+	} else {
+		all := e.options(x)
+		if len(all) == 0 {
+			return engine.Decision{Verdict: engine.Stop}
+		}
+		var opts []engine.Choice
+		for _, c := range all {
+			ev := e.m.Event(x.G[c.G], c)
+			if e.inOrder(&ev) {
+				opts = append(opts, c)
+			}
+		}
+		if len(opts) == 0 {
+			return engine.Decision{Verdict: engine.Drop} // a dead end
+		}
+		ch = opts[0]
+		e.stack = append(e.stack, point{opts: opts, lab: x.G[ch.G].Pending})
+	}
+	g := x.G[ch.G]
+	ev := e.m.Event(g, ch)
+	e.advance(&ev)
+	e.evs = append(e.evs, ev)
+	e.depth++
+	if b := e.m.Perform(x, g, ch); b != nil {
+		return engine.Failed(ch, b)
+	}
+	return engine.Ran(ch)
+}
+
+// inOrder reports whether event ev may come next in a quasi-monotonic
+// interleaving: every higher goroutine's uncovered last event is one ev
+// depends on (Algorithm 6, lines 5-14).
+func (e *Engine) inOrder(ev *indep.Event) bool {
+	for t := int32(len(e.last)) - 1; t > ev.G; t-- {
+		if !e.covered[t] && !indep.Dependent(ev, &e.last[t]) {
+			return false
+		}
+	}
+	return true
+}
+
+// advance records ev as the last event of its goroutine, covering the last
+// events it depends on.
+func (e *Engine) advance(ev *indep.Event) {
+	for int(ev.G) >= len(e.last) {
+		e.last = append(e.last, indep.Event{})
+		e.covered = append(e.covered, true)
+	}
+	for t := range e.last {
+		if !e.covered[t] && indep.Dependent(ev, &e.last[t]) {
+			e.covered[t] = true
+		}
+	}
+	e.last[ev.G] = *ev
+	e.covered[ev.G] = false
+}
+
+// options lists the enabled choices, the goroutine that moved last first.
+// Unlike dfs, it does not take silent channel steps at once: the
+// quasi-monotonic interleaving of a trace may have them later, and they
+// are independent of all but their partner (see package indep).
+func (e *Engine) options(x *engine.Exec) (opts []engine.Choice) {
+	add := func(g *engine.Goroutine) {
+		if g != nil && e.m.Enabled(x, g) {
+			opts = e.m.Options(g, opts)
+		}
+	}
+	if x.Last >= 0 {
+		add(x.G[x.Last])
+	}
+	for _, g := range x.G {
+		if g != nil && g.ID != x.Last {
+			add(g)
+		}
+	}
+	return opts
+}
+
+func diverged(g int32) engine.Decision {
+	return engine.Failed(engine.Choice{G: -1}, &engine.Bug{
+		Kind:    engine.Nondeterminism,
+		Message: fmt.Sprintf("the program did something different when an execution was replayed (goroutine g%d): map iteration order, time, math/rand, or a goroutine not started with weft.Go?", g),
+		G:       g,
+	})
+}
+
+// End implements engine.Engine.
+func (e *Engine) End(_ *engine.Exec, end engine.Ending) {
+	if end.Kind != engine.Completed {
+		return
+	}
+	if e.OnComplete != nil {
+		e.OnComplete(e.m.Class())
+	}
+	if e.OnTrace != nil {
+		var t indep.Trace
+		for _, ev := range e.evs {
+			t.Add(ev)
+		}
+		e.OnTrace(t.Hash())
+	}
+}
+
+// Spins implements engine.Awaiter.
+func (e *Engine) Spins(_ *engine.Exec, g int32) bool { return e.m.Spins(g) }
+
+// Exhaustive implements engine.Engine: every trace was explored.
+func (e *Engine) Exhaustive() bool { return true }
