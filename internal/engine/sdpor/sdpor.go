@@ -42,6 +42,7 @@ import (
 	"fmt"
 	"slices"
 
+	"weft.dev/weft/internal/chans"
 	"weft.dev/weft/internal/engine"
 	"weft.dev/weft/internal/event"
 	"weft.dev/weft/internal/indep"
@@ -62,6 +63,9 @@ type Engine struct {
 	// last holds, by goroutine, the index in stack of its last event in
 	// the running execution, or -1.
 	last []int
+	// hb summarizes the events of the running execution by what later
+	// events depend on, so that an event's clock costs a few joins.
+	hb summary
 	// OnComplete, when set, is called with the equivalence class (package
 	// class) of every execution that ends with every goroutine returned;
 	// OnTrace with its Mazurkiewicz trace (indep.Trace).
@@ -75,14 +79,24 @@ type letter struct {
 	ev indep.Event
 }
 
+// pending is goroutine g's pending operation.
+type pending struct {
+	g   int32
+	lab event.Label
+}
+
 // point is a scheduling point and the event taken there.
 type point struct {
-	opts      []engine.Choice // the enabled choices
-	taken     int             // index in opts of the choice taken
-	lab       event.Label     // the operation taken (Invalid: not yet), to detect nondeterminism
-	backtrack []int32         // goroutines to explore here
-	done      []letter        // letters explored here before the one taken
-	sleep     []letter        // the sleep set on arrival
+	opts  []engine.Choice // the enabled choices
+	taken int             // index in opts of the choice taken
+	lab   event.Label     // the operation taken (Invalid: not yet), to detect nondeterminism
+	// pend holds the pending operation of every enabled goroutine on
+	// arrival: a replay that arrives with others diverged (the program is
+	// nondeterministic), which the sleep set, made of them, relies on.
+	pend      []pending
+	backtrack []int32  // goroutines to explore here
+	done      []letter // letters explored here before the one taken
+	sleep     []letter // the sleep set on arrival
 	// The event taken, for the races.
 	ev    indep.Event
 	pre   event.Value // the value of its object before it
@@ -126,6 +140,7 @@ func (e *Engine) Begin(x *engine.Exec) bool {
 	for i := range e.last {
 		e.last[i] = -1
 	}
+	e.hb.reset()
 	return true
 }
 
@@ -158,6 +173,11 @@ func (e *Engine) Step(x *engine.Exec) engine.Decision {
 		if g == nil || !e.m.Enabled(x, g) || p.lab.Kind != event.Invalid && !p.lab.SameOp(&g.Pending) {
 			return diverged(ch.G)
 		}
+		for _, q := range p.pend {
+			if h := x.G[q.g]; h == nil || !q.lab.SameOp(&h.Pending) {
+				return diverged(q.g)
+			}
+		}
 		p.lab = g.Pending
 	} else {
 		opts := options(&e.m, x)
@@ -172,7 +192,13 @@ func (e *Engine) Step(x *engine.Exec) engine.Decision {
 			return engine.Decision{Verdict: engine.Drop} // sleep-set blocked
 		}
 		ch = opts[i]
-		e.stack = append(e.stack, point{opts: opts, taken: i, lab: x.G[ch.G].Pending, backtrack: []int32{ch.G}, sleep: sleep})
+		var pend []pending
+		for _, c := range opts {
+			if len(pend) == 0 || pend[len(pend)-1].g != c.G {
+				pend = append(pend, pending{c.G, x.G[c.G].Pending})
+			}
+		}
+		e.stack = append(e.stack, point{opts: opts, taken: i, lab: x.G[ch.G].Pending, backtrack: []int32{ch.G}, sleep: sleep, pend: pend})
 	}
 	g := x.G[ch.G]
 	p := &e.stack[e.depth]
@@ -180,9 +206,10 @@ func (e *Engine) Step(x *engine.Exec) engine.Decision {
 		p.ev = e.m.Event(g, ch)
 		p.pre = e.m.Value(&g.Pending)
 		p.rank = g.Steps
-		p.clock = e.clockOf(&p.ev, p.pre, &g.Pending, p.clock[:0])
-		e.races(&p.ev, &g.Pending, p.rank, e.depth, p.clock)
+		p.clock = e.clockOf(&p.ev, p.clock[:0])
+		e.races(&p.ev, &g.Pending, e.depth, p.clock)
 	}
+	e.hb.add(e.depth, &p.ev, p.clock)
 	e.setClock(ch.G, p.clock)
 	if g.Pending.Kind == event.Spawn {
 		e.setClock(g.Pending.Arg, p.clock) // the child starts after it
@@ -256,7 +283,7 @@ func reversible(e *indep.Event, pre event.Value, l *event.Label, n *indep.Event)
 // found, or when n's goroutine already waited at n there and could not
 // move (a send on a full channel, a join of a running goroutine, an
 // operation of a goroutine not yet spawned).
-func (e *Engine) raceDep(i, j int, n *indep.Event, l *event.Label) bool {
+func (e *Engine) raceDep(i, j int, later []int, n *indep.Event, l *event.Label) bool {
 	q := &e.stack[i]
 	if !racing(&q.ev, n) {
 		return false
@@ -271,14 +298,65 @@ func (e *Engine) raceDep(i, j int, n *indep.Event, l *event.Label) bool {
 		return true
 	}
 	// n already waited at point i: it could come first only if an event
-	// that can go before q (one that does not happen after it) enables it.
-	for k := i + 1; k < j; k++ {
+	// that can go before q (one that does not happen after it) enables it,
+	// one of the later candidates.
+	for _, k := range later {
 		r := &e.stack[k]
 		if r.ev.G != n.G && r.clock.at(q.ev.G) <= q.rank && indep.Dependent(&r.ev, n) {
 			return true
 		}
 	}
 	return false
+}
+
+// candidates returns, latest first, the indexes of the events of
+// stack[:j] that may race with n, which happens after past: those on its
+// object (writes only, for a read) down to the first that happens before
+// n and writes, which every earlier access of the object happens before;
+// those on its channels; all, for Yield's wait.
+func (e *Engine) candidates(n *indep.Event, j int, past vclock) []int {
+	h := &e.hb
+	var cs []int
+	switch {
+	case n.Kind == event.Block && n.Arg == event.Await:
+		for i := j - 1; i >= 0; i-- {
+			cs = append(cs, i)
+		}
+		return cs
+	case n.Obj >= 0:
+		if a := h.obj[n.Obj]; a != nil {
+			list := a.events
+			if n.Effect == indep.Read {
+				list = a.writeEvents
+			}
+			for k := len(list) - 1; k >= 0; k-- {
+				i := list[k]
+				if i >= j {
+					continue
+				}
+				q := &e.stack[i]
+				if q.ev.Effect == indep.Write && (q.ev.G == n.G || past.at(q.ev.G) > q.rank) {
+					break
+				}
+				cs = append(cs, i)
+			}
+		}
+	}
+	for _, c := range n.Chans {
+		if a := h.chans[c]; a != nil {
+			for _, i := range a.events {
+				if i < j {
+					cs = append(cs, i)
+				}
+			}
+		}
+	}
+	if len(n.Chans) > 0 {
+		slices.Sort(cs)
+		cs = slices.Compact(cs)
+		slices.Reverse(cs)
+	}
+	return cs
 }
 
 // racing reports whether the order of a and b can matter: they are
@@ -300,17 +378,37 @@ func offers(a, b *indep.Event) bool {
 	return false
 }
 
-// clockOf computes into dst the clock of event n of operation l: its
-// goroutine's previous events and the events it depends on (happens-
-// before).
-func (e *Engine) clockOf(n *indep.Event, pre event.Value, l *event.Label, dst vclock) vclock {
+// clockOf computes into dst the clock of event n: its goroutine's previous
+// events and the events it depends on (happens-before).
+func (e *Engine) clockOf(n *indep.Event, dst vclock) vclock {
 	dst = append(dst, e.clock(n.G)...)
 	dst.tick(n.G)
-	for i := range e.depth {
-		q := &e.stack[i]
-		if q.ev.G != n.G && indep.Dependent(&q.ev, n) {
-			dst.join(q.clock)
+	h := &e.hb
+	switch {
+	case n.Silent:
+		dst.join(h.takers[n.G])
+		return dst
+	case n.Obj >= 0 && n.Effect == indep.Write:
+		dst.join(h.objAccess(n.Obj).all)
+		dst.join(h.awaits)
+	case n.Obj >= 0 && n.Effect == indep.Read:
+		dst.join(h.objAccess(n.Obj).writes)
+	}
+	for _, c := range n.Chans {
+		if n.Effect == indep.Write {
+			dst.join(h.chanAccess(c).all)
+		} else {
+			dst.join(h.chanAccess(c).writes)
 		}
+	}
+	if n.With > 0 {
+		dst.join(h.silent[n.With-1])
+	}
+	switch {
+	case n.Kind == event.Join:
+		dst.join(e.clock(n.Arg))
+	case n.Kind == event.Block && n.Arg == event.Await:
+		dst.join(h.writes)
 	}
 	return dst
 }
@@ -343,21 +441,25 @@ func (e *Engine) setClock(g int32, c vclock) {
 	e.clocks[g] = append(e.clocks[g][:0], c...)
 }
 
-// races finds the races of event n (operation l, rank rank in its
-// goroutine, clock nc) with the events of stack[:j], and adds to the
-// backtrack sets what reverses them.
-func (e *Engine) races(n *indep.Event, l *event.Label, rank int32, j int, nc vclock) {
+// races finds the races of event n (operation l, clock nc) with the events
+// of stack[:j], and adds to the backtrack sets what reverses them.
+func (e *Engine) races(n *indep.Event, l *event.Label, j int, nc vclock) {
 	past := e.clock(n.G) // before n
-	for i := j - 1; i >= 0; i-- {
+	cands := e.candidates(n, j, past)
+	for ci, i := range cands {
 		q := &e.stack[i]
-		if q.ev.G == n.G || past.at(q.ev.G) > q.rank || !e.raceDep(i, j, n, l) {
+		if q.ev.G == n.G || past.at(q.ev.G) > q.rank {
+			continue
+		}
+		if !e.raceDep(i, j, cands[:ci], n, l) {
 			continue
 		}
 		direct := true
-		for k := i + 1; k < j && direct; k++ {
+		for ki, k := range cands[:ci] { // the later candidates
 			r := &e.stack[k]
-			if r.clock.at(q.ev.G) > q.rank && e.raceDep(k, j, n, l) {
+			if r.clock.at(q.ev.G) > q.rank && e.raceDep(k, j, cands[:ki], n, l) {
 				direct = false
+				break
 			}
 		}
 		if direct {
@@ -423,9 +525,8 @@ func (e *Engine) pending(x *engine.Exec, skip int32) {
 			continue
 		}
 		n := e.m.Event(g, engine.Choice{G: g.ID})
-		pre := e.m.Value(&g.Pending)
-		c = e.clockOf(&n, pre, &g.Pending, c[:0])
-		e.races(&n, &g.Pending, g.Steps, e.depth, c)
+		c = e.clockOf(&n, c[:0])
+		e.races(&n, &g.Pending, e.depth, c)
 	}
 }
 
@@ -479,6 +580,85 @@ func (e *Engine) Spins(_ *engine.Exec, g int32) bool { return e.m.Spins(g) }
 
 // Exhaustive implements engine.Engine: every trace was explored.
 func (e *Engine) Exhaustive() bool { return true }
+
+// summary is what the events of an execution so far are to the next one:
+// per object and channel, the joined clocks of its accesses and of its
+// writes and the indexes of its events; the joined clocks of the writes to
+// memory, of Yield's waits, and by goroutine of its silent channel steps
+// and of the operations that took its offers.
+type summary struct {
+	obj            map[int32]*access
+	chans          map[chans.ID]*access
+	writes, awaits vclock
+	silent, takers map[int32]vclock
+}
+
+type access struct {
+	all, writes vclock
+	events      []int
+	writeEvents []int // objects only
+}
+
+func (h *summary) reset() {
+	h.obj, h.chans = map[int32]*access{}, map[chans.ID]*access{}
+	h.writes, h.awaits = nil, nil
+	h.silent, h.takers = map[int32]vclock{}, map[int32]vclock{}
+}
+
+func (h *summary) objAccess(o int32) *access {
+	a := h.obj[o]
+	if a == nil {
+		a = &access{}
+		h.obj[o] = a
+	}
+	return a
+}
+
+func (h *summary) chanAccess(c chans.ID) *access {
+	a := h.chans[c]
+	if a == nil {
+		a = &access{}
+		h.chans[c] = a
+	}
+	return a
+}
+
+// add records event n of clock c, at index i.
+func (h *summary) add(i int, n *indep.Event, c vclock) {
+	if n.Obj >= 0 {
+		a := h.objAccess(n.Obj)
+		a.all.join(c)
+		if n.Effect == indep.Write {
+			a.writes.join(c)
+			h.writes.join(c)
+			a.writeEvents = append(a.writeEvents, i)
+		}
+		a.events = append(a.events, i)
+	}
+	for _, ch := range n.Chans {
+		a := h.chanAccess(ch)
+		if !n.Silent {
+			a.all.join(c)
+			if n.Effect == indep.Write {
+				a.writes.join(c)
+			}
+		}
+		a.events = append(a.events, i)
+	}
+	switch {
+	case n.Silent:
+		v := h.silent[n.G]
+		v.join(c)
+		h.silent[n.G] = v
+	case n.With > 0:
+		v := h.takers[n.With-1]
+		v.join(c)
+		h.takers[n.With-1] = v
+	}
+	if n.Kind == event.Block && n.Arg == event.Await {
+		h.awaits.join(c)
+	}
+}
 
 // vclock is a vector clock indexed by goroutine id: how many of each
 // goroutine's events happen before (or are) an event.
