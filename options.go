@@ -38,7 +38,11 @@ type config struct {
 // explores each equivalence class of executions exactly once (optimal
 // dynamic partial order reduction), "dfs" explores every interleaving (the
 // reference, exponential: for small programs) and "random" samples
-// executions.
+// executions. "sdpor" (source-DPOR with sleep sets) and "mpor" (monotonic
+// partial order reduction) explore interleavings, each Mazurkiewicz trace
+// of weft's independence relation at least once (sdpor) or exactly once
+// (mpor), and count the executions they abandon in Result.Redundant; they
+// are there to compare the algorithms on one program.
 func WithEngine(name string) Option { return func(c *config) { c.engine = name } }
 
 // WithMaxExecutions stops the exploration after n executions; the result is

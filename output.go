@@ -69,6 +69,7 @@ func recordCheck(pkg, test string, res Result, err error) error {
 		Executions:     res.Executions,
 		Complete:       res.Complete,
 		Blocked:        res.Blocked,
+		Redundant:      res.Redundant,
 		ElapsedSeconds: res.Elapsed.Seconds(),
 		SolverCalls:    res.SolverCalls,
 		Exhaustive:     res.Exhaustive,
@@ -110,8 +111,12 @@ func checkReport(b *Bug, res Result, test, pkg string) string {
 	if res.Executions == 1 {
 		execs = "execution"
 	}
-	fmt.Fprintf(&s, "statistics: %d %s (%d complete, %d blocked), %v, engine %s\n",
-		res.Executions, execs, res.Complete, res.Blocked, res.Elapsed.Round(time.Microsecond), res.Engine)
+	redundant := ""
+	if res.Redundant > 0 {
+		redundant = fmt.Sprintf(", %d redundant", res.Redundant)
+	}
+	fmt.Fprintf(&s, "statistics: %d %s (%d complete, %d blocked%s), %v, engine %s\n",
+		res.Executions, execs, res.Complete, res.Blocked, redundant, res.Elapsed.Round(time.Microsecond), res.Engine)
 	if b.Replay != "" {
 		run := shellQuote(runPattern(test))
 		s.WriteString("rerun just this execution:\n")

@@ -16,8 +16,10 @@ import (
 	"weft.dev/weft/internal/engine"
 	"weft.dev/weft/internal/engine/condpor"
 	"weft.dev/weft/internal/engine/dfs"
+	"weft.dev/weft/internal/engine/mpor"
 	"weft.dev/weft/internal/engine/random"
 	"weft.dev/weft/internal/engine/replay"
+	"weft.dev/weft/internal/engine/sdpor"
 	"weft.dev/weft/internal/report"
 	"weft.dev/weft/internal/runtime"
 	"weft.dev/weft/internal/token"
@@ -28,14 +30,22 @@ var engines = map[string]func(engine.Config) engine.Engine{
 	"condpor": condpor.New,
 	"dfs":     dfs.New,
 	"random":  random.New,
+	"sdpor":   sdpor.New,
+	"mpor":    mpor.New,
 }
 
 // Result holds the statistics of an exploration and the bugs it found.
 type Result struct {
-	Engine      string        // engine that ran, e.g. "dfs"
-	Executions  int           // explored executions = Complete + Blocked
-	Complete    int           // executions that ran to the end (or to a bug)
-	Blocked     int           // executions cut short by an unsatisfied Assume, not bugs
+	Engine     string // engine that ran, e.g. "dfs"
+	Executions int    // explored executions = Complete + Blocked
+	Complete   int    // executions that ran to the end (or to a bug)
+	Blocked    int    // executions cut short by an unsatisfied Assume, not bugs
+	// Redundant counts the executions the engine abandoned because they
+	// lead to nothing new, not counted in Executions: sdpor's sleep-set
+	// blocked executions, mpor's dead ends (prefixes no quasi-monotonic
+	// interleaving extends), condpor's rare goroutines stranded by a
+	// revisit; always 0 for dfs and random.
+	Redundant   int
 	Bugs        []*Bug        // in order found; exploration stops at the first unless WithAllBugs
 	Exhaustive  bool          // true when every execution was explored (no limit or timeout cut it)
 	Elapsed     time.Duration // wall time of the exploration, without the replays of the bugs
@@ -184,6 +194,7 @@ func newResult(name string, rep *runtime.Report) Result {
 		Executions: rep.Executions,
 		Complete:   rep.Complete,
 		Blocked:    rep.Blocked,
+		Redundant:  rep.Dropped,
 		Exhaustive: rep.Exhaustive,
 		Elapsed:    rep.Elapsed,
 	}

@@ -565,7 +565,7 @@ func FuzzPrograms(f *testing.F) {
 	f.Add([]byte{1, 0x06, 0x00})
 	f.Fuzz(func(t *testing.T, data []byte) {
 		p := progtest.FromBytes(data)
-		for _, eng := range []string{"dfs", "random"} {
+		for _, eng := range []string{"dfs", "random", "sdpor", "mpor"} {
 			res, err := weft.Explore(p.Body(), weft.WithEngine(eng), weft.WithMaxExecutions(2000), weft.WithMaxSteps(200))
 			if err != nil {
 				t.Fatalf("%s on\n%v: %v", eng, p, err)

@@ -14,7 +14,7 @@
 //
 // The flags:
 //
-//	-engine name       the exploration engine: condpor (default), dfs, random
+//	-engine name       the exploration engine: condpor (default), dfs, random, sdpor, mpor
 //	-max-executions n  stop each check after n executions
 //	-timeout d         stop each check after d (go test's own deadline is
 //	                   set with -- -timeout)

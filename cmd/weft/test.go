@@ -40,7 +40,7 @@ func parseTest(args []string, stderr io.Writer) (*testConfig, error) {
 		fmt.Fprint(stderr, usage)
 		fs.PrintDefaults()
 	}
-	engine := fs.String("engine", "", "exploration engine: condpor, dfs or random")
+	engine := fs.String("engine", "", "exploration engine: condpor, dfs, random, sdpor or mpor")
 	maxExec := fs.Int("max-executions", 0, "stop each check after `n` executions")
 	timeout := fs.Duration("timeout", 0, "stop each check after `d`")
 	seed := fs.Uint64("seed", 0, "seed of the random choices")

@@ -10,6 +10,7 @@ type Record struct {
 	Executions     int         `json:"executions"`
 	Complete       int         `json:"complete"`
 	Blocked        int         `json:"blocked"`
+	Redundant      int         `json:"redundant,omitempty"` // weft.Result.Redundant
 	ElapsedSeconds float64     `json:"elapsed_seconds"`
 	SolverCalls    int         `json:"solver_calls"`
 	Exhaustive     bool        `json:"exhaustive"`
