@@ -243,6 +243,14 @@ var known = []struct {
 			block(Stmt{Kind: For, N: 3, Body: block(send(0, 3))})),
 	},
 	{
+		"defaultAfterRecvAndClose", propClasses,
+		"(s5/p2417, by hand) the default engine misses g0's non-blocking receive getting the close after g2 took the value: the select, added first, reads the writes of two goroutines (g2's receive count, g1's close) neither of which is porf-before the other, and a backward revisit by one deletes the other",
+		prog(chans(1), nil,
+			block(sel(true, Case{Reg: 2, OK: true})),
+			block(send(0, 3), closeC(0)),
+			block(recv(0, 0), recv(0, 0))),
+	},
+	{
 		"rangeTwice", propClasses,
 		"(s1/p944) the default engine explores 4 complete executions for 3 classes: one class twice",
 		prog(chans(0), nil,
@@ -254,8 +262,9 @@ var known = []struct {
 
 // stillOpen names the known mismatches weft still fails.
 var stillOpen = map[string]bool{
-	"unbufferedLoopsTwice": true,
-	"rangeTwice":           true,
+	"defaultAfterRecvAndClose": true,
+	"unbufferedLoopsTwice":     true,
+	"rangeTwice":               true,
 }
 
 // knownMismatches are the programs of TestDifferential on which weft
