@@ -44,7 +44,8 @@
 //   - The wait of weft.Yield (a Block with Arg event.Await) is dependent
 //     with every write to memory or to a sync object: whether it spins
 //     forever depends on whether a write comes after the reads of its
-//     iteration, which its label does not name. Assume's Block and End touch nothing else.
+//     iteration, which its label does not name. Assume's Block, End and Fail
+//     (the step in which a goroutine fails) touch nothing else.
 //
 // Mazurkiewicz traces: two interleavings are equivalent when one can be
 // turned into the other by swapping adjacent independent events. A trace is

@@ -1,0 +1,99 @@
+package chanprog
+
+import (
+	"os"
+	"slices"
+	"strconv"
+	"testing"
+
+	"weft.dev/weft/internal/concolic"
+	"weft.dev/weft/internal/engine"
+	"weft.dev/weft/internal/engine/dfs"
+	"weft.dev/weft/internal/engine/mpor"
+	"weft.dev/weft/internal/engine/sdpor"
+)
+
+// TestTraceEnginesMPOR compares mpor with dfs on the generated programs:
+// the same bug kinds (with WithAllBugs), and each of dfs's Mazurkiewicz
+// traces (package indep) completed exactly once, nothing else.
+// WEFT_TRACE_PROGRAMS=n compares n programs.
+func TestTraceEnginesMPOR(t *testing.T) { compareTraceEngine(t, "mpor") }
+
+// TestTraceEnginesSDPOR is the same for sdpor, each trace at least once.
+// It is a known gap, run with WEFT_KNOWN=1: on programs 8 and 16 of seed 7,
+// whose selects mix a case on an unbuffered channel (an offer) with one on
+// a buffered channel, sdpor misses traces (program 16: all its bugs),
+// its executions blocked by its sleep sets.
+func TestTraceEnginesSDPOR(t *testing.T) {
+	if os.Getenv("WEFT_KNOWN") == "" {
+		t.Skip("known gap: WEFT_KNOWN=1 runs it")
+	}
+	compareTraceEngine(t, "sdpor")
+}
+
+// traceEngine makes an engine that reports the trace of each complete
+// execution; once: each trace is explored once.
+type traceEngine struct {
+	name string
+	mk   func(*concolic.Config, func(uint64)) engine.Engine
+	once bool
+}
+
+func compareTraceEngine(t *testing.T, name string) {
+	n := 40
+	if v := os.Getenv("WEFT_TRACE_PROGRAMS"); v != "" {
+		var err error
+		if n, err = strconv.Atoi(v); err != nil {
+			t.Fatalf("WEFT_TRACE_PROGRAMS: %v", err)
+		}
+	}
+	engines := []traceEngine{
+		{"mpor", func(conc *concolic.Config, on func(uint64)) engine.Engine {
+			e := mpor.New(engine.Config{Concolic: conc}).(*mpor.Engine)
+			e.OnTrace = on
+			return e
+		}, true},
+		{"sdpor", func(conc *concolic.Config, on func(uint64)) engine.Engine {
+			e := sdpor.New(engine.Config{Concolic: conc}).(*sdpor.Engine)
+			e.OnTrace = on
+			return e
+		}, false},
+	}
+	engines = slices.DeleteFunc(engines, func(e traceEngine) bool { return e.name != name })
+	compared, traces := 0, 0
+	for i, p := range programs(7, n) {
+		ref, err := explore(p.Body(), 5_000, func(conc *concolic.Config, on func(uint64)) engine.Engine {
+			d := dfs.New(engine.Config{Concolic: conc}).(*dfs.Engine)
+			d.OnTrace = on
+			return d
+		})
+		if err != nil {
+			t.Fatalf("program %d: dfs: %v", i, err)
+		}
+		if !ref.exhaustive {
+			continue
+		}
+		compared++
+		traces += len(ref.classes)
+		for _, eng := range engines {
+			got, err := explore(p.Body(), 0, eng.mk)
+			if err != nil {
+				t.Fatalf("program %d: %s: %v", i, eng.name, err)
+			}
+			if got.kinds != ref.kinds {
+				t.Errorf("program %d: %s finds %v, dfs %v:\n%s", i, eng.name, got.kinds, ref.kinds, p.GoSource())
+			}
+			for h, k := range got.classes {
+				if ref.classes[h] == 0 || eng.once && k > 1 {
+					t.Errorf("program %d: %s completes a trace %d times that dfs completes %d times:\n%s", i, eng.name, k, ref.classes[h], p.GoSource())
+				}
+			}
+			for h := range ref.classes {
+				if got.classes[h] == 0 {
+					t.Errorf("program %d: %s misses a trace:\n%s", i, eng.name, p.GoSource())
+				}
+			}
+		}
+	}
+	t.Logf("%d programs compared, %d traces", compared, traces)
+}
