@@ -21,10 +21,17 @@
 //
 // Events are named canonically (goroutine, rank of the operation in the
 // goroutine), so that the hash does not depend on the order in which an
-// engine met the events.
+// engine met the events. Goroutines are named canonically too: the body's
+// goroutine, and the k-th goroutine that a named goroutine starts (see
+// Hash.Spawn). Their ids will not do: an exploration numbers the goroutines
+// in the order it first meets them, and when the goroutine that starts a
+// given one varies between executions (weft/time's clock is started by
+// whichever goroutine sets the first timer), two engines that meet the
+// executions in different orders give one goroutine different ids.
 package class
 
-// Event names the n-th operation of goroutine G.
+// Event names the n-th operation of goroutine G, G being the goroutine's
+// id in the exploration: Hash names it canonically.
 type Event struct{ G, N int32 }
 
 // Init names the initial write of every location.
@@ -34,18 +41,67 @@ var Init = Event{G: -1, N: -1}
 var None = Event{G: -2, N: -2}
 
 // Hash accumulates the pairs of an execution. The pairs are summed, so the
-// order in which they are added does not matter.
-type Hash uint64
+// order in which they are added does not matter. Every goroutine but the
+// body's must be started (Spawn) before an event of it is added. The zero
+// Hash is an empty one.
+type Hash struct {
+	sum uint64
+	// names holds the canonical name of each goroutine, by id (0 for one
+	// not started), and started the number of goroutines each started.
+	names   []uint64
+	started []int32
+}
+
+// body is the canonical name of the body's goroutine.
+const body = 0x5bd1e9955bd1e995
+
+// Reset empties h for a new execution.
+func (h *Hash) Reset() {
+	h.sum = 0
+	clear(h.names)
+	clear(h.started)
+}
+
+// Sum returns the hash of the pairs added.
+func (h *Hash) Sum() uint64 { return h.sum }
+
+// Spawn records that goroutine parent starts goroutine child: child is
+// named by parent's name and the number of goroutines parent started
+// before it. A goroutine's starts must be added in its program order.
+func (h *Hash) Spawn(parent, child int32) {
+	for int(max(parent, child)) >= len(h.names) {
+		h.names = append(h.names, 0)
+		h.started = append(h.started, 0)
+	}
+	h.names[child] = splitmix(h.name(parent) ^ uint64(uint32(h.started[parent]))*0x9e3779b97f4a7c15)
+	h.started[parent]++
+}
+
+// name returns the canonical name of goroutine g: Init's and None's are
+// their own.
+func (h *Hash) name(g int32) uint64 {
+	switch {
+	case g == 0:
+		return body
+	case g < 0:
+		return uint64(g)
+	case int(g) < len(h.names) && h.names[g] != 0:
+		return h.names[g]
+	}
+	panic("weft: internal error: class: an event of a goroutine that was never started")
+}
 
 // RF adds the pair "r reads from w".
-func (h *Hash) RF(r, w Event) { *h += Hash(mix(1, r, w)) }
+func (h *Hash) RF(r, w Event) { h.sum += h.mix(1, r, w) }
 
 // Co adds the pair "w is right after prev in coherence".
-func (h *Hash) Co(w, prev Event) { *h += Hash(mix(2, w, prev)) }
+func (h *Hash) Co(w, prev Event) { h.sum += h.mix(2, w, prev) }
 
 // Choice adds the pair "e took outcome n" of an operation with several
 // outcomes (which waiter Cond.Signal wakes).
-func (h *Hash) Choice(e Event, n int32) { *h += Hash(mix(3, e, Event{N: n})) }
+func (h *Hash) Choice(e Event, n int32) {
+	h.sum += splitmix(h.event(3, e) ^ uint64(uint32(n)))
+}
 
 // Observation is what a channel operation observed.
 type Observation struct {
@@ -57,19 +113,23 @@ type Observation struct {
 
 // Observe adds what the channel operation e observed.
 func (h *Hash) Observe(e Event, o Observation) {
-	x := mix(4, e, o.Partner)
+	x := h.mix(4, e, o.Partner)
 	x = splitmix(x ^ uint64(uint32(o.Case))<<32 ^ uint64(uint32(o.Index)))
 	for _, n := range o.Counts {
 		x = splitmix(x ^ uint64(uint32(n)))
 	}
-	*h += Hash(x)
+	h.sum += x
 }
 
-func mix(tag uint64, a, b Event) uint64 {
-	h := tag*0x9e3779b97f4a7c15 ^ uint64(uint32(a.G))<<32 ^ uint64(uint32(a.N))
-	h = splitmix(h)
-	h ^= uint64(uint32(b.G))<<32 ^ uint64(uint32(b.N))
-	return splitmix(h)
+// event hashes tag and e's canonical name.
+func (h *Hash) event(tag uint64, e Event) uint64 {
+	x := splitmix(tag*0x9e3779b97f4a7c15 ^ h.name(e.G))
+	return splitmix(x ^ uint64(uint32(e.N)))
+}
+
+func (h *Hash) mix(tag uint64, a, b Event) uint64 {
+	x := splitmix(h.event(tag, a) ^ h.name(b.G))
+	return splitmix(x ^ uint64(uint32(b.N)))
 }
 
 func splitmix(x uint64) uint64 {

@@ -84,13 +84,13 @@ func (m *Machine) Reset() {
 	m.names = m.names[:0]
 	m.gs = m.gs[:0]
 	m.step = 0
-	m.class = 0
+	m.class.Reset()
 }
 
 // Class returns a hash of the execution's equivalence class (see package
 // class): the reads-from and coherence relations of its memory, and what its
 // channel operations observed, over canonical event names.
-func (m *Machine) Class() uint64 { return uint64(m.class) }
+func (m *Machine) Class() uint64 { return m.class.Sum() }
 
 func (m *Machine) obj(l *event.Label) *object {
 	for int(l.Obj) >= len(m.objs) {
@@ -263,6 +263,7 @@ func (m *Machine) Perform(x *engine.Exec, g *engine.Goroutine, c engine.Choice) 
 		m.rf(me, o.last)
 	case event.Spawn:
 		m.g(l.Arg).vc.set(gs.vc)
+		m.class.Spawn(g.ID, l.Arg)
 	case event.Join:
 		gs.vc.join(m.g(l.Arg).vc)
 	case event.SymNew, event.SymEval, event.SymChoose:

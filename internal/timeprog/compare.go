@@ -54,11 +54,7 @@ func Compare(body func(), limit int) (*Comparison, error) {
 
 // Problems lists where condpor disagrees with dfs: the bug kinds found,
 // and, when dfs was exhaustive and found no bug, the classes of complete
-// executions (condpor must explore each of dfs's exactly once). Class
-// hashes name goroutines by their ids, which an exploration assigns in the
-// order it first meets them: the programs compared must start their
-// goroutines, the clock of weft/time included, in the same order in every
-// execution (the body sets a timer before it starts any goroutine).
+// executions (condpor must explore each of dfs's exactly once).
 func (c *Comparison) Problems() []string {
 	var ps []string
 	if !c.DFS.Exhaustive {

@@ -241,6 +241,15 @@ func (e *Engine) class() uint64 {
 		return class.Event{G: p.T, N: ops[p.T][p.I]}
 	}
 	var h class.Hash
+	// A goroutine's id is greater than its parent's: the parents are
+	// named first.
+	for t, th := range g.Threads {
+		for i := range th.Events {
+			if ev := &th.Events[i]; ev.Kind == graph.Spawn {
+				h.Spawn(int32(t), ev.Lab.Arg)
+			}
+		}
+	}
 	for _, p := range g.Order {
 		ev := g.Ev(p)
 		if isChan(ev.Lab.Kind) {
@@ -264,7 +273,7 @@ func (e *Engine) class() uint64 {
 			h.Co(name(p), name(pred))
 		}
 	}
-	return uint64(h)
+	return h.Sum()
 }
 
 // Step implements engine.Engine.
