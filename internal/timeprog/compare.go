@@ -1,6 +1,9 @@
 // Package timeprog cross-checks the engines on programs with virtual time:
 // Compare explores a body with dfs and with condpor and says where they
-// disagree.
+// disagree, and Generate draws small random programs with timers, sleeps,
+// time.After in selects, Timer.Stop and Reset, AfterFunc, tickers and
+// context cancels, channel operations and asserts on what was received,
+// to compare them on (TestRandomPrograms; WEFT_TIMEPROG=N runs N).
 package timeprog
 
 import (
@@ -10,6 +13,7 @@ import (
 	"weft.dev/weft/internal/engine"
 	"weft.dev/weft/internal/engine/condpor"
 	"weft.dev/weft/internal/engine/dfs"
+	"weft.dev/weft/internal/event"
 	"weft.dev/weft/internal/runtime"
 	"weft.dev/weft/internal/smt"
 	"weft.dev/weft/internal/sym"
@@ -22,6 +26,12 @@ type Explored struct {
 	Classes    map[uint64]int          // complete executions without a bug, by class
 	Kinds      map[engine.BugKind]bool // of the bugs found, going on past them
 	Exhaustive bool
+	// WaitAtEnd counts, by the kind of operation waited in, the
+	// goroutines still waiting when a complete execution ended (dfs's
+	// only; see ends).
+	WaitAtEnd map[event.Kind]int
+
+	eng engine.Engine
 }
 
 // Comparison is what dfs and condpor found on one body.
@@ -33,10 +43,13 @@ type Comparison struct {
 // condpor, both going on past bugs, condpor checking every graph it runs.
 func Compare(body func(), limit int) (*Comparison, error) {
 	d, err := explore(body, limit, func(conc *concolic.Config, on func(uint64)) engine.Engine {
-		e := dfs.New(engine.Config{Concolic: conc}).(*dfs.Engine)
+		e := &ends{Engine: dfs.New(engine.Config{Concolic: conc}).(*dfs.Engine)}
 		e.OnComplete = on
 		return e
 	})
+	if d != nil {
+		d.WaitAtEnd = d.eng.(*ends).waits
+	}
 	if err != nil {
 		return nil, fmt.Errorf("dfs: %w", err)
 	}
@@ -62,6 +75,11 @@ func (c *Comparison) Problems() []string {
 	}
 	if fmt.Sprint(c.DFS.Kinds) != fmt.Sprint(c.CondPOR.Kinds) {
 		ps = append(ps, fmt.Sprintf("bug kinds: dfs %v, condpor %v", c.DFS.Kinds, c.CondPOR.Kinds))
+	}
+	for k, n := range c.DFS.WaitAtEnd {
+		if !recv(k) {
+			ps = append(ps, fmt.Sprintf("%d complete executions end with a goroutine waiting in %v", n, k))
+		}
 	}
 	if len(c.DFS.Kinds) > 0 {
 		return ps
@@ -96,6 +114,7 @@ func explore(body func(), limit int, mk func(*concolic.Config, func(uint64)) eng
 	conc := &concolic.Config{Table: sym.NewTable(), Solver: s}
 	x := &Explored{Classes: map[uint64]int{}, Kinds: map[engine.BugKind]bool{}}
 	eng := mk(conc, func(c uint64) { x.Classes[c]++ })
+	x.eng = eng
 	rep := runtime.Run(body, runtime.Config{Engine: eng, Concolic: conc, MaxExecutions: limit, AllBugs: true})
 	if rep.Internal != "" {
 		return nil, fmt.Errorf("%s", rep.Internal)
@@ -105,4 +124,41 @@ func explore(body func(), limit int, mk func(*concolic.Config, func(uint64)) eng
 	}
 	x.Executions, x.Complete, x.Exhaustive = rep.Executions, rep.Complete, rep.Exhaustive
 	return x, nil
+}
+
+// ends is dfs, counting what the goroutines wait in at the end of its
+// complete executions. Only a system goroutine may still wait then, and the
+// only one, weft/time's clock, waits for a timer to be set, in a receive:
+// it takes its mutex only to fire a timer or when woken, and every holder
+// of that mutex (Stop, Reset, setting a timer, a firing) runs to its
+// Unlock without waiting (its sends and receives have a default or room),
+// so no execution ends with the clock waiting for it; and it releases a
+// sleeper's semaphore before any other goroutine can wait on it forever.
+// Class hashes name the operations an execution performed, not those its
+// goroutines wait to perform, so a goroutine waiting on a mutex or a
+// semaphore at the end, which condpor's graphs and dfs's interleavings
+// would describe differently, is what Problems reports.
+type ends struct {
+	*dfs.Engine
+	waits map[event.Kind]int
+}
+
+// End implements engine.Engine.
+func (e *ends) End(x *engine.Exec, end engine.Ending) {
+	if end.Kind == engine.Completed {
+		for _, g := range x.G {
+			if g != nil && g.Status != engine.Ended {
+				if e.waits == nil {
+					e.waits = map[event.Kind]int{}
+				}
+				e.waits[g.Pending.Kind]++
+			}
+		}
+	}
+	e.Engine.End(x, end)
+}
+
+// recv reports whether k is an operation that waits in a receive.
+func recv(k event.Kind) bool {
+	return k == event.ChanRecv || k == event.ChanWait || k == event.Select
 }
