@@ -175,9 +175,12 @@ func (c *clock) arm(t *timer, d Duration, what string, reset bool) bool {
 		return active
 	}
 	c.set(t, d)
-	note("%s: %s set to fire at %s", what, t.name, at(t.when))
 	c.wakeUp(what)
-	c.unlock(what)
+	// The note goes on the unlock, after which the other goroutines see t
+	// set: on the next operation, it would name whatever wakeUp does, or
+	// nothing when that is nothing.
+	note("%s: %s set to fire at %s, unlock the timers", what, t.name, at(t.when))
+	c.mu.Unlock()
 	return active
 }
 
