@@ -26,7 +26,7 @@ func explore(t *testing.T, body func(), engine string, opts ...weft.Option) weft
 // complete executions are want.
 func compare(t *testing.T, body func(), want int) {
 	t.Helper()
-	c, err := timeprog.Compare(body, 100_000)
+	c, err := timeprog.Compare(body, 300_000)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -163,6 +163,17 @@ func TestCountsAgainstDFS(t *testing.T) {
 			time.Sleep(time.Second)
 			a.Join()
 		}, 8},
+		// TestTickerUntilCancel with a channel that the goroutine closes
+		// for the context: dfs exhausts it (the context's mutex makes
+		// it too many interleavings), and the count is that program's.
+		{"ticker until close", func() {
+			done := weft.MakeChan[struct{}](0)
+			tk := time.NewTicker(time.Second)
+			weft.Go(done.Close)
+			for weft.Select(tk.C.RecvCase(nil, nil), done.RecvCase(nil, nil)) == 0 {
+			}
+			tk.Stop()
+		}, 15},
 		// A worker that sleeps between two steps, and a caller that
 		// reads its progress after sleeping longer: the worker may not
 		// even have started (it may be slow), never be past its sleep.
@@ -188,9 +199,9 @@ func TestCountsAgainstDFS(t *testing.T) {
 // TestTickerUntilCancel counts the executions of a ticker loop that a
 // cancel stops: the ticks before the cancel (at most MaxTicks), each
 // received or dropped. dfs cannot exhaust it (it explores every
-// interleaving of the clock's operations), so the count is condpor's
-// alone; the differential tests compare the engines on smaller programs
-// with tickers.
+// interleaving of the clock's and the context's operations), so the count
+// is condpor's alone: TestCountsAgainstDFS's "ticker until close" is this
+// loop with a closed channel for the context, whose 15 classes dfs counts.
 func TestTickerUntilCancel(t *testing.T) {
 	res := explore(t, func() {
 		ctx, cancel := context.WithCancel(context.Background())
