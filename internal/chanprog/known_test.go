@@ -262,9 +262,8 @@ var known = []struct {
 
 // stillOpen names the known mismatches weft still fails.
 var stillOpen = map[string]bool{
-	"defaultAfterRecvAndClose": true,
-	"unbufferedLoopsTwice":     true,
-	"rangeTwice":               true,
+	"unbufferedLoopsTwice": true,
+	"rangeTwice":           true,
 }
 
 // knownMismatches are the programs of TestDifferential on which weft

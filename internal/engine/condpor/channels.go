@@ -65,7 +65,12 @@ import (
 // the revisit deletes is not (revisited), as TruSt requires of reads. A
 // goroutine left waiting (blockedMark) counts as maximal whatever its
 // options: the stricter rule misses classes, and this one explores some
-// class twice on rare programs (see TestKnownGaps).
+// class twice on rare programs (see TestKnownGaps). A select or a wait that
+// a write w revisits is placed after w's prefix in the order of addition,
+// not where it was: it reads several locations, and a later revisit of it
+// by a write of another one must keep what it reads now, which TruSt's
+// order (made for reads of one location) would delete. That finds classes
+// no single revisit reaches, at the price of a few more duplicates.
 
 // isChan reports whether operations of kind k act on the channels.
 func isChan(k event.Kind) bool {

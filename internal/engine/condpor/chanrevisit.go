@@ -269,8 +269,9 @@ func (e *Engine) backwardChan(child *frame, r, w graph.Pos) bool {
 // rendezvous; the count of a send w, for a receive case (the value it put
 // in the buffer) and for a send case (which goes after it); the count of a
 // receive w, for a send case (the slot it freed) and for a receive case;
-// and the close w, for a case of the closed channel. Reading the other writes such a case reads, those
-// outcomes are the revisits of other writes (see backwardChoice).
+// and the close w, for a case of the closed channel. Reading the other
+// writes such a case reads, those outcomes are the revisits of other writes
+// (see backwardChoice).
 func (e *Engine) choiceRevisits(f *frame, w graph.Pos) {
 	g := f.g
 	wev := g.Ev(w)
@@ -451,6 +452,12 @@ func (e *Engine) backwardChoice(parent, child *frame, it item) bool {
 		ev.Outcome, ev.With, ev.RF, ev.AddedMax = blockedMark, 0, w, true
 		return c.Acyclic(lead)
 	}
+	// The operation now comes after w's prefix in the order of addition
+	// too, so that a later revisit of it by a write of another location
+	// keeps the writes it reads now: it reads several locations, which
+	// one revisit alone cannot all place before it
+	// (defaultAfterRecvAndClose in package chanprog).
+	c.RemoveEvent(lead)
 	switch _, st := e.rebuildAfter(child, o, cands[0], w); st {
 	case conflict:
 		child.repair = true
