@@ -259,6 +259,15 @@ var known = []struct {
 			block(sel(false, Case{Chan: 1, Reg: 1}, Case{Reg: 1}))),
 	},
 	{
+		"handoffBeforeClose", propKinds,
+		"(s8/p1) the default engine finds the panic of g2's send after g3's close, not g1's failed assert: g2's offer revisits g1's wait, which must take it before the close that g3 made first (the close is kept, not read)",
+		prog(chans(0), nil,
+			block(),
+			block(Stmt{Kind: Recv, Reg: 0}, assertS(Cond{Kind: Ne, Reg: 0, Const: 2})),
+			block(sel(false, Case{Send: true, Val: K(1)}), send(0, 2)),
+			block(Stmt{Kind: Recv, Reg: 1}, closeC(0))),
+	},
+	{
 		"rangeTwice", propClasses,
 		"(s1/p944) the default engine explores 4 complete executions for 3 classes: one class twice",
 		prog(chans(0), nil,

@@ -407,6 +407,13 @@ func (e *Engine) backwardChoice(parent, child *frame, it item) bool {
 		opt.out = chans.Decode(it.alt, it.with)
 		if opt.out.With >= 0 {
 			opt.offer = w
+			// A rendezvous with w's offer on a channel that a close added
+			// before the operation closed goes before that close: the
+			// close is kept, not read.
+			if ci := e.info(c, o.op.Cases[opt.out.Case].Chan); ci != nil && (view{g: c}).closed(ci) {
+				base, _ := baseView(c, lead.T)
+				opt.beforeClose = !graph.InView(base, c.Locs[ci.cl].Co[len(c.Locs[ci.cl].Co)-1])
+			}
 		}
 		opt.stealBack = it.stealBack
 		cands = append(cands, opt)
