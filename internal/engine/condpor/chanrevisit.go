@@ -455,8 +455,12 @@ func (e *Engine) backwardChoice(parent, child *frame, it item) bool {
 		return true
 	}
 	if len(cands) == 0 {
-		ev := c.Ev(lead)
+		// It waits after w's prefix (see below): the write that lets it
+		// go later must not delete w's.
+		ev := *c.Ev(lead)
+		c.RemoveEvent(lead)
 		ev.Outcome, ev.With, ev.RF, ev.AddedMax = blockedMark, 0, w, true
+		c.Add(lead.T, ev, false)
 		return c.Acyclic(lead)
 	}
 	// The operation now comes after w's prefix in the order of addition
