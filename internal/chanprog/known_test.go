@@ -286,10 +286,9 @@ var known = []struct {
 
 // stillOpen names the known mismatches weft still fails.
 var stillOpen = map[string]bool{
-	"defaultThenSendDeadlock": true,
-	"twoSelectsTwice":         true,
-	"unbufferedLoopsTwice":    true,
-	"rangeTwice":              true,
+	"twoSelectsTwice":      true,
+	"unbufferedLoopsTwice": true,
+	"rangeTwice":           true,
 }
 
 // knownMismatches are the programs of TestDifferential on which weft

@@ -879,7 +879,23 @@ func (e *Engine) buildDefault(b *builder, res *chans.Result) bool {
 				}
 				h = countOf(g, b.read(ci.h, readOpts{forced: true, target: w}).rf)
 			} else {
-				h = countOf(g, b.read(ci.h, readOpts{free: true}).rf)
+				// The channel is empty when the receives the default
+				// sees are as many as the sends: the latest receive
+				// whose send count then was its own.
+				co := g.Locs[ci.h].Co
+				last := co[len(co)-1]
+				for i := len(co) - 1; i > 0; i-- {
+					next, ok := writeCount(g, ci.t, i+1)
+					if !ok || !graph.InView(g.Ev(co[i]).View, next) {
+						break
+					}
+					last = co[i-1]
+				}
+				ro := readOpts{free: true}
+				if slices.Contains(e.coherent(g, ci.h, b.base), last) {
+					ro.upTo, ro.hasUpTo = last, true
+				}
+				h = countOf(g, b.read(ci.h, ro).rf)
 				w, _ := writeCount(g, ci.t, h)
 				t = countOf(g, b.read(ci.t, readOpts{forced: true, target: w}).rf)
 			}
