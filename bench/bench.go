@@ -2,12 +2,14 @@
 // Nagendra et al., CONCUR 2025, §6 and appendix Tables 1–9) ported to Go:
 // every program the paper checks with its tool JMC, as a function of its
 // size parameters, and the paper's figures for each row, so that weft's
-// counts and speed can be set beside JMC's.
+// counts and speed can be set beside JMC's; and the programs of Vrooman's
+// thesis on monotonic partial order reduction in OOX, run with condpor,
+// sdpor and mpor beside the thesis's figures.
 //
 // The programs are in one file per family: synthetic.go (Counter1/2,
 // SVStack1/2, SVQueue1/2/3), queues.go, stacks.go, lists.go, tsstack.go,
-// lpqueue.go and svcomp.go (the SV-COMP programs of Table 9). The data
-// structures follow Herlihy and Shavit, The Art of Multiprocessor
+// lpqueue.go, svcomp.go (the SV-COMP programs of Table 9) and thesis.go
+// (the MPOR thesis's). The data structures follow Herlihy and Shavit, The Art of Multiprocessor
 // Programming (H&S below), and the papers BENCHMARKS.md cites; their shared
 // fields are weft.Var under locks or weft/atomic types in the lock-free
 // algorithms, their items and keys are sym.Int, and every program checks
@@ -69,30 +71,35 @@ const (
 	ExEn Engine = "exen"
 	// DFS explores every interleaving, without reduction.
 	DFS Engine = "dfs"
+	// SDPOR is source-DPOR with sleep sets: every Mazurkiewicz trace at
+	// least once, the sleep-set blocked executions counted as redundant.
+	SDPOR Engine = "sdpor"
+	// MPOR is monotonic POR: every Mazurkiewicz trace once, the dead ends
+	// counted as redundant.
+	MPOR Engine = "mpor"
 )
 
 // Engines are the engines in the order weft bench reports them.
-var Engines = []Engine{Condpor, ExEn, DFS}
+var Engines = []Engine{Condpor, ExEn, DFS, SDPOR, MPOR}
 
 // ParseEngine returns the engine named s.
 func ParseEngine(s string) (Engine, error) {
-	for _, e := range Engines {
+	names := make([]string, len(Engines))
+	for i, e := range Engines {
 		if string(e) == s {
 			return e, nil
 		}
+		names[i] = string(e)
 	}
-	return "", fmt.Errorf("unknown engine %q (available: condpor, exen, dfs)", s)
+	return "", fmt.Errorf("unknown engine %q (available: %s)", s, strings.Join(names, ", "))
 }
 
 // options returns the weft options that select e.
 func (e Engine) options() []weft.Option {
-	switch e {
-	case ExEn:
+	if e == ExEn {
 		return []weft.Option{weft.WithEngine("condpor"), weft.WithExplicitDomain(0, 2)}
-	case DFS:
-		return []weft.Option{weft.WithEngine("dfs")}
 	}
-	return []weft.Option{weft.WithEngine("condpor")}
+	return []weft.Option{weft.WithEngine(string(e))}
 }
 
 // Paper holds the paper's figures for one row and one engine. A figure
@@ -123,6 +130,16 @@ type Benchmark struct {
 	// Unsafe is true for the SV-COMP programs that have a bug, which the
 	// exploration must find.
 	Unsafe bool
+	// AllBugs is true for the thesis's programs (thesis.go), explored with
+	// weft.WithAllBugs so that their counts are the program's, bugs or
+	// not; WantBugs are then the kinds of the distinct bugs they have
+	// (BugKind.String, sorted), nil for a valid program.
+	AllBugs  bool
+	WantBugs []string
+	// Thesis is what the MPOR thesis reports for the program (verdicts,
+	// times, OOX's path counts under a depth bound), for the thesis's
+	// programs; OOX's paths are not weft's executions (see thesis.go).
+	Thesis string
 	Paper  map[Engine]Paper
 	// Engines are the engines weft bench runs when -engine is not given:
 	// condpor and the engines the paper has figures for.
@@ -189,14 +206,18 @@ type Limit struct {
 // Row is the measurement of one benchmark with one engine, as weft bench
 // prints it.
 type Row struct {
-	Benchmark  string  `json:"benchmark"`
-	Size       string  `json:"size"`
-	Workload   string  `json:"workload,omitempty"`
-	Engine     Engine  `json:"engine"`
-	Executions int     `json:"executions"`
-	Complete   int     `json:"complete"`
-	Blocked    int     `json:"blocked"`
-	Seconds    float64 `json:"seconds"` // wall time of the exploration
+	Benchmark  string `json:"benchmark"`
+	Size       string `json:"size"`
+	Workload   string `json:"workload,omitempty"`
+	Engine     Engine `json:"engine"`
+	Executions int    `json:"executions"`
+	Complete   int    `json:"complete"`
+	Blocked    int    `json:"blocked"`
+	// Redundant counts the executions the engine abandoned as leading to
+	// nothing new (weft.Result.Redundant): sdpor's sleep-set blocked
+	// executions, mpor's dead ends; not counted in Executions.
+	Redundant int     `json:"redundant"`
+	Seconds   float64 `json:"seconds"` // wall time of the exploration
 	// CPUSeconds is the user and system time that the exploration took
 	// (measured by weft bench, which runs each row in a process of its
 	// own), the measure the paper reports; 0 when not measured.
@@ -214,6 +235,8 @@ type Row struct {
 	PaperComplete   *int     `json:"paper_complete"`
 	PaperSeconds    *float64 `json:"paper_seconds"`
 	PaperTimeout    bool     `json:"paper_timeout,omitempty"`
+	// Thesis is Benchmark.Thesis, the MPOR thesis's figures.
+	Thesis string `json:"thesis,omitempty"`
 	// Ratio is weft's executions per CPU second over JMC's, where the
 	// paper gives both figures.
 	Ratio *float64 `json:"ratio"`
@@ -231,6 +254,9 @@ func Run(b *Benchmark, e Engine, lim Limit) (Row, error) {
 	if lim.Time > 0 {
 		opts = append(opts, weft.WithTimeout(lim.Time))
 	}
+	if b.AllBugs {
+		opts = append(opts, weft.WithAllBugs())
+	}
 	res, err := weft.Explore(b.Body(e), opts...)
 	if err != nil {
 		return Row{}, err
@@ -243,9 +269,11 @@ func Run(b *Benchmark, e Engine, lim Limit) (Row, error) {
 		Executions:  res.Executions,
 		Complete:    res.Complete,
 		Blocked:     res.Blocked,
+		Redundant:   res.Redundant,
 		Seconds:     res.Elapsed.Seconds(),
 		Exhaustive:  res.Exhaustive,
 		SolverCalls: res.SolverCalls,
+		Thesis:      b.Thesis,
 	}
 	for _, bug := range res.Bugs {
 		r.Bugs = append(r.Bugs, bug.Kind.String()+": "+bug.Message)

@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"fmt"
 	"math"
 	"sync"
 )
@@ -69,6 +70,7 @@ func buildRegistry() []*Benchmark {
 	dataDependent(&r)
 	nondeterministic(&r)
 	svcomp(&r)
+	thesis(&r)
 	return r
 }
 
@@ -487,5 +489,83 @@ func svcomp(r *reg) {
 			b.Paper = complete(x.paper)
 		}
 		r.add(b)
+	}
+}
+
+// thesis adds the programs of the MPOR thesis (thesis.go), run with
+// condpor, sdpor and mpor. Their counts are Mazurkiewicz traces, which are
+// condpor's classes here (OTHER-ENGINES.md §3.6 and §4): the closed forms
+// below, and for EXP-1 the counts measured with condpor. Thesis holds the
+// thesis's figures from Figure 6.1, §6.3 and appendices A.6 and A.7.
+func thesis(r *reg) {
+	add := func(b *Benchmark, traces int, bugs ...string) {
+		b.AllBugs, b.WantBugs = true, bugs
+		b.Want = map[Engine]int{Condpor: traces, SDPOR: traces, MPOR: traces}
+		r.add(b)
+		b.Engines = []Engine{Condpor, SDPOR, MPOR}
+	}
+	const (
+		assertion = "assertion failed"
+		deadlock  = "deadlock"
+	)
+	// Figure 6.1: verdict, depth bound, NOPOR and MPOR seconds (-1: no
+	// result within a reasonable time).
+	for _, x := range []struct {
+		n, traces, k int
+		verdict      string
+		nopor, mpor  float64
+		bugs         []string
+	}{
+		{1, 2, 40, "Invalid", 0.17, 0.18, []string{assertion}},
+		{2, 2, 40, "Valid", 0.14, 0.16, nil},
+		{3, 4, 40, "Invalid", 0.14, 0.15, []string{assertion}},
+		{4, 2, 40, "Valid", 29.37, 0.18, nil},
+		{5, 2, 40, "Invalid", 0.14, 0.14, []string{assertion}},
+		{6, 2, 40, "Valid", 1.83, 0.15, nil},
+		{7, 2, 40, "Deadlock", 0.01, 0.01, []string{deadlock, deadlock}},
+		{8, 2, 40, "Valid", 1.06, 0.13, nil},
+		{9, 2, 40, "Invalid", 174.20, 0.18, []string{assertion}},
+		{10, 34, 120, "Invalid", -1, 0.20, []string{assertion, assertion}},
+		{11, 6, 120, "Valid", -1, 1.17, nil},
+		{12, 3, 40, "Invalid", 0.17, 0.15, []string{assertion}},
+	} {
+		nopor := "no result"
+		if x.nopor >= 0 {
+			nopor = fmt.Sprintf("%g s", x.nopor)
+		}
+		add(&Benchmark{
+			Name:    fmt.Sprintf("EXP-1.%d", x.n),
+			Thesis:  fmt.Sprintf("%s (k = %d): NOPOR %s, MPOR %g s", x.verdict, x.k, nopor, x.mpor),
+			program: func(bool) func() { return Exp1(x.n) },
+		}, x.traces, x.bugs...)
+	}
+	add(&Benchmark{
+		Name:    "EXP-3",
+		Thesis:  "NOPOR 128 path traces, MPOR 4 (2 of them not quasi-monotonic, §6.3)",
+		program: func(bool) func() { return Exp3() },
+	}, 2)
+	// A.6 ran n = 4 philosophers looping forever under a depth bound.
+	for _, s := range [][2]int{{2, 1}, {3, 1}, {4, 1}, {5, 1}, {2, 2}, {3, 2}, {4, 2}} {
+		n, l := s[0], s[1]
+		add(&Benchmark{
+			Name: "Philosophers", Size: []int{n, l},
+			Thesis:  "n = 4, unbounded rounds: paths NOPOR 2041193 (k = 100), SPOR 882280 (k = 115), MPOR 510520 (k = 130, 487 s)",
+			program: func(bool) func() { return Philosophers(n, l, true) },
+		}, factorial(n*l)/pow(factorial(l), n))
+	}
+	deadlocked := map[int]string{3: "MPOR finds the deadlock in 2.23 s", 4: "MPOR finds the deadlock in 51.50 s"}
+	for n := 2; n <= 5; n++ {
+		add(&Benchmark{
+			Name: "DeadlockPhilosophers", Size: []int{n},
+			Thesis:  deadlocked[n],
+			program: func(bool) func() { return Philosophers(n, 1, false) },
+		}, pow(2, n)-1, deadlock)
+	}
+	for n := 2; n <= 6; n++ {
+		add(&Benchmark{
+			Name: "MergeSort", Size: []int{n},
+			Thesis:  "symbolic array: paths NOPOR 547295 (k = 32), SPOR 56226 and MPOR 1345 (k = 160)",
+			program: func(bool) func() { return MergeSort(n) },
+		}, factorial(n))
 	}
 }

@@ -33,7 +33,16 @@ executions by the CPU time of the exploration (user and system time of
 that process while it explores), as the paper reports CPU time.
 
 Rows are named Name/size, e.g. Counter1/5 or CoarseList/3,2 (the 50-50
-workload: 3 inserters, 2 removers).
+workload: 3 inserters, 2 removers). The rows of the MPOR thesis (EXP-1.n,
+EXP-3, Philosophers/n,rounds, DeadlockPhilosophers/n, MergeSort/n) run with
+condpor, sdpor and mpor and show the thesis's figures in the note.
+
+With more than one engine in -engine (e.g. -engine condpor,sdpor,mpor),
+weft bench prints one comparison table per program and size instead: for
+each engine its executions (complete and blocked), the redundant ones it
+abandoned (sdpor's sleep-set blocked executions, mpor's dead ends, not
+counted in the executions), its time and peak memory; then the paper's or
+the thesis's figures for the program.
 `
 
 // benchConfig is what the flags of weft bench say.
@@ -53,7 +62,8 @@ var quickRows = regexp.MustCompile(`^(` +
 	`MSQueue/[12]|MSQueue/[12],1|AGMStack/[1-4]|AGMStack/[12],[12]|TreiberStack/[1-4]|TreiberStack/[12],[12]|` +
 	`(Coarse|Fine)List/[1-3]|(Coarse|Fine)List/[1-3],[12]|(Opt|Lazy)List/[1-3]|(Opt|Lazy)List/[12],1|` +
 	`TSStack/.*|TSStackAtomic/.*|LPQueue/[1-4]|LPQueue/[12],[12]|EBStack/[1-3]|EBStack/[12],[12]|` +
-	`FibBench1|FibBench2|Sigma/16|Singleton|SingletonWUP|Lazy01|BigShotS|BigShotS2|BigShotP|QueueOK/20|Stack1/5|Stack2/5` +
+	`FibBench1|FibBench2|Sigma/16|Singleton|SingletonWUP|Lazy01|BigShotS|BigShotS2|BigShotP|QueueOK/20|Stack1/5|Stack2/5|` +
+	`EXP-.*|Philosophers/[2-4],1|Philosophers/[23],2|DeadlockPhilosophers/[2-4]|MergeSort/[2-5]` +
 	`)$`)
 
 // parseBench parses the arguments of weft bench.
@@ -65,7 +75,7 @@ func parseBench(args []string, stderr io.Writer) (*benchConfig, error) {
 		fs.PrintDefaults()
 	}
 	run := fs.String("run", "", "run only the rows whose name matches `regexp`")
-	engines := fs.String("engine", "", "comma-separated `engines` among condpor, exen (condpor with values enumerated over {0,1,2}) and dfs; default: condpor and those the paper has figures for")
+	engines := fs.String("engine", "", "comma-separated `engines` among condpor, exen (condpor with values enumerated over {0,1,2}), dfs, sdpor and mpor; default: condpor and those the paper has figures for (condpor, sdpor and mpor for the thesis's programs); more than one prints a comparison table per program")
 	limit := fs.String("limit", "600s", "stop each row after `n,d`: n executions and/or duration d (e.g. 1000000,120s); 0 for none")
 	quick := fs.Bool("quick", false, "run a sample of small rows (under a minute)")
 	c := &benchConfig{}
@@ -169,14 +179,19 @@ func benchCmd(args []string, stdout, stderr io.Writer) int {
 	return runBench(c, inChild, stdout, stderr)
 }
 
-// runBench runs the rows of c with run and prints them as they finish.
+// runBench runs the rows of c with run and prints them as they finish:
+// one table, or with more than one engine in -engine one comparison table
+// per row.
 func runBench(c *benchConfig, run rowRunner, stdout, stderr io.Writer) int {
 	w := bufio.NewWriter(stdout)
 	defer w.Flush()
+	compare := !c.json && len(c.engines) > 1
 	if !c.json {
 		fmt.Fprintf(w, "weft bench on %s; limit per row %s.\n\n", machine(), describeLimit(c.limit))
-		fmt.Fprintln(w, "| benchmark | size | engine | executions | complete | blocked | seconds | peak MB | JMC executions | JMC complete | JMC seconds | exec/s ratio | note |")
-		fmt.Fprintln(w, "|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|")
+		if !compare {
+			fmt.Fprintln(w, "| benchmark | size | engine | executions | complete | blocked | seconds | peak MB | JMC executions | JMC complete | JMC seconds | exec/s ratio | note |")
+			fmt.Fprintln(w, "|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|")
+		}
 		w.Flush()
 	}
 	status := 0
@@ -186,6 +201,15 @@ func runBench(c *benchConfig, run rowRunner, stdout, stderr io.Writer) int {
 		if engines == nil {
 			engines = b.Engines
 		}
+		if compare {
+			title := b.ID()
+			if b.Workload == bench.Mixed {
+				title += " (50-50)"
+			}
+			fmt.Fprintf(w, "### %s\n\n", title)
+			fmt.Fprintln(w, "| engine | executions | complete | blocked | redundant | seconds | peak MB | note |")
+			fmt.Fprintln(w, "|---|--:|--:|--:|--:|--:|--:|---|")
+		}
 		for _, e := range engines {
 			r, err := run(b, e, c.limit)
 			if err != nil {
@@ -193,10 +217,20 @@ func runBench(c *benchConfig, run rowRunner, stdout, stderr io.Writer) int {
 				status = 1
 				continue
 			}
-			if c.json {
+			switch {
+			case c.json:
 				enc.Encode(r)
-			} else {
+			case compare:
+				fmt.Fprintln(w, comparisonRow(r))
+			default:
 				fmt.Fprintln(w, markdownRow(r))
+			}
+			w.Flush()
+		}
+		if compare {
+			fmt.Fprintln(w)
+			if lines := figures(b, engines); len(lines) > 0 {
+				fmt.Fprintf(w, "%s\n\n", strings.Join(lines, "\n"))
 			}
 			w.Flush()
 		}
@@ -274,6 +308,12 @@ func markdownRow(r bench.Row) string {
 		notes = append(notes, "stopped by the limit")
 	}
 	notes = append(notes, r.Bugs...)
+	if r.Redundant > 0 {
+		notes = append(notes, fmt.Sprintf("%d redundant", r.Redundant))
+	}
+	if r.Thesis != "" {
+		notes = append(notes, "thesis: "+r.Thesis)
+	}
 	if r.PaperTimeout {
 		notes = append(notes, "JMC: timeout (210 min)")
 	}
@@ -291,6 +331,65 @@ func markdownRow(r bench.Row) string {
 	return fmt.Sprintf("| %s | %s | %s | %d | %d | %d | %.3g | %.0f | %s | %s | %s | %s | %s |",
 		r.Benchmark, size, r.Engine, r.Executions, r.Complete, r.Blocked, r.Seconds, r.PeakMB,
 		num(r.PaperExecutions), num(r.PaperComplete), secs(r.PaperSeconds), ratio, strings.Join(notes, "; "))
+}
+
+// comparisonRow formats r as a row of a comparison table: the bugs are
+// given by kind only, as the thesis's programs may have several.
+func comparisonRow(r bench.Row) string {
+	var notes []string
+	if !r.Exhaustive && len(r.Bugs) == 0 {
+		notes = append(notes, "stopped by the limit")
+	}
+	var kinds []string
+	count := map[string]int{}
+	for _, bug := range r.Bugs {
+		kind, _, _ := strings.Cut(bug, ":")
+		if count[kind] == 0 {
+			kinds = append(kinds, kind)
+		}
+		count[kind]++
+	}
+	for _, k := range kinds {
+		if count[k] > 1 {
+			k += fmt.Sprintf(" ×%d", count[k])
+		}
+		notes = append(notes, k)
+	}
+	return fmt.Sprintf("| %s | %d | %d | %d | %d | %.3g | %.0f | %s |",
+		r.Engine, r.Executions, r.Complete, r.Blocked, r.Redundant, r.Seconds, r.PeakMB, strings.Join(notes, "; "))
+}
+
+// figures returns the lines under b's comparison table: the paper's
+// figures for JMC with each of engines that has them, and the thesis's.
+func figures(b *bench.Benchmark, engines []bench.Engine) []string {
+	var lines []string
+	for _, e := range engines {
+		p, ok := b.Paper[e]
+		if !ok {
+			continue
+		}
+		if p.Timeout {
+			lines = append(lines, fmt.Sprintf("JMC (%s, %s): timeout (210 min).", e, p.Table))
+			continue
+		}
+		var f []string
+		for _, x := range []struct {
+			n    int
+			what string
+		}{{p.Executions, "executions"}, {p.Complete, "complete"}, {p.Blocked, "blocked"}} {
+			if x.n >= 0 {
+				f = append(f, fmt.Sprintf("%d %s", x.n, x.what))
+			}
+		}
+		if p.Seconds >= 0 {
+			f = append(f, strconv.FormatFloat(p.Seconds, 'g', 4, 64)+" s")
+		}
+		lines = append(lines, fmt.Sprintf("JMC (%s, %s): %s.", e, p.Table, strings.Join(f, ", ")))
+	}
+	if b.Thesis != "" {
+		lines = append(lines, "Thesis: "+b.Thesis+".")
+	}
+	return lines
 }
 
 // describeLimit says what l bounds.

@@ -124,3 +124,70 @@ func TestMarkdownRow(t *testing.T) {
 		}
 	}
 }
+
+// TestCompareBench: with several engines, weft bench prints a comparison
+// table per program, with the redundant executions of each engine and
+// the paper's or the thesis's figures under it.
+func TestCompareBench(t *testing.T) {
+	c, err := parseBench([]string{"-run", `^(Counter1/2|Philosophers/3,1)$`, "-engine", "condpor,sdpor,mpor"}, &bytes.Buffer{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	if status := runBench(c, bench.Run, &stdout, &stderr); status != 0 {
+		t.Fatalf("status %d: %s", status, stderr.String())
+	}
+	lines := strings.Split(stdout.String(), "\n")
+	// Each line of want is a prefix of the output's line at that index.
+	want := []string{
+		"weft bench on ",
+		"",
+		"### Counter1/2",
+		"",
+		"| engine | executions | complete | blocked | redundant | seconds | peak MB | note |",
+		"|---|--:|--:|--:|--:|--:|--:|---|",
+		"| condpor | 8 | 8 | 0 | 0 | ",
+		"| sdpor | 8 | 8 | 0 | 0 | ",
+		"| mpor | 8 | 8 | 0 | ",
+		"",
+		"JMC (condpor, Table 2): 16 executions, 8 complete, 8 blocked, 0.27 s.",
+		"",
+		"### Philosophers/3,1",
+		"",
+		"| engine | executions | complete | blocked | redundant | seconds | peak MB | note |",
+		"|---|--:|--:|--:|--:|--:|--:|---|",
+		"| condpor | 6 | 6 | 0 | 0 | ",
+		"| sdpor | 6 | 6 | 0 | 0 | ",
+		"| mpor | 6 | 6 | 0 | 157 | ",
+		"",
+		"Thesis: n = 4, unbounded rounds: paths NOPOR 2041193 (k = 100), SPOR 882280 (k = 115), MPOR 510520 (k = 130, 487 s).",
+		"",
+		"",
+	}
+	if len(lines) != len(want) {
+		t.Fatalf("%d lines, want %d:\n%s", len(lines), len(want), stdout.String())
+	}
+	for i, w := range want {
+		if !strings.HasPrefix(lines[i], w) || (w == "" && lines[i] != "") {
+			t.Errorf("line %d = %q, want prefix %q", i, lines[i], w)
+		}
+	}
+}
+
+func TestComparisonRow(t *testing.T) {
+	tests := []struct {
+		r    bench.Row
+		want string
+	}{
+		{bench.Row{Engine: bench.MPOR, Executions: 34, Complete: 34, Redundant: 99, Seconds: 0.0006, PeakMB: 9, Exhaustive: true,
+			Bugs: []string{"assertion failed: val = 2, want 4", "assertion failed: val = 3, want 4", "deadlock: all goroutines are blocked"}},
+			"| mpor | 34 | 34 | 0 | 99 | 0.0006 | 9 | assertion failed ×2; deadlock |"},
+		{bench.Row{Engine: bench.SDPOR, Executions: 100, Complete: 90, Blocked: 10, Redundant: 7, Seconds: 1.5},
+			"| sdpor | 100 | 90 | 10 | 7 | 1.5 | 0 | stopped by the limit |"},
+	}
+	for _, tc := range tests {
+		if got := comparisonRow(tc.r); got != tc.want {
+			t.Errorf("comparisonRow =\n%s\nwant\n%s", got, tc.want)
+		}
+	}
+}
