@@ -14,7 +14,8 @@ import (
 // Make channels with MakeChan inside the body; a channel belongs to the
 // execution that made it.
 type Chan[T any] struct {
-	id chans.ID
+	id  chans.ID
+	cap int // fixed by MakeChan, so Cap needs no operation
 }
 
 // MakeChan returns a new channel with the given buffer capacity:
@@ -24,7 +25,7 @@ func MakeChan[T any](capacity int) *Chan[T] {
 		panic("makechan: size out of range")
 	}
 	r := runtime.ChanOp(event.Label{Kind: event.ChanMake, B: event.Value{N: uint64(capacity)}}, "weft.MakeChan")
-	return &Chan[T]{id: chans.ID(int64(r.V.N))}
+	return &Chan[T]{id: chans.ID(int64(r.V.N)), cap: capacity}
 }
 
 func (c *Chan[T]) chanID() chans.ID {
@@ -80,6 +81,14 @@ func (c *Chan[T]) Len() int {
 		return 0
 	}
 	return int(runtime.ChanOp(event.Label{Kind: event.ChanLen, B: idValue(c.id)}, "Chan.Len").V.N)
+}
+
+// Cap returns the buffer capacity of c: cap(c). It is 0 for a nil channel.
+func (c *Chan[T]) Cap() int {
+	if c == nil {
+		return 0
+	}
+	return c.cap
 }
 
 // SelectCase is one case of a Select.

@@ -247,6 +247,13 @@ func TestChannelSemantics(t *testing.T) {
 			b, _ := c.Recv()
 			weft.Assert(a == 1 && b == 2 && c.Len() == 1, "got %d %d len %d", a, b, c.Len())
 		}, -1},
+		{"cap", func() {
+			var nilc *weft.Chan[int]
+			c := weft.MakeChan[int](3)
+			c.Send(1)
+			weft.Assert(c.Cap() == 3 && nilc.Cap() == 0 && weft.MakeChan[int](0).Cap() == 0,
+				"cap %d, nil %d", c.Cap(), nilc.Cap())
+		}, -1},
 		{"closed and drained", func() {
 			c := weft.MakeChan[string](1)
 			c.Send("x")

@@ -1,0 +1,122 @@
+package rewrite
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+
+	"golang.org/x/tools/go/packages"
+)
+
+// weftModule is the module path of weft.
+const weftModule = "weft.dev/weft"
+
+// Rewritten is what Packages did.
+type Rewritten struct {
+	// Files holds the rewritten content of each file that changed, by
+	// its absolute name.
+	Files map[string][]byte
+	// Packages are the import paths of the packages rewritten; Skipped
+	// those left as they are because their tests use weft already, or
+	// because weft itself is built from them.
+	Packages, Skipped []string
+}
+
+// Packages loads the packages that patterns match in dir, with their test
+// files, and rewrites those whose tests do not import weft. env is the
+// environment of the go command (nil: this process's).
+func Packages(dir string, env []string, patterns ...string) (*Rewritten, error) {
+	cfg := &packages.Config{
+		Mode: packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles | packages.NeedImports |
+			packages.NeedSyntax | packages.NeedTypes | packages.NeedTypesInfo | packages.NeedModule,
+		Tests: true,
+		Dir:   dir,
+		Env:   env,
+	}
+	pkgs, err := packages.Load(cfg, patterns...)
+	if err != nil {
+		return nil, fmt.Errorf("loading %s: %w", strings.Join(patterns, " "), err)
+	}
+	var loadErrs []string
+	packages.Visit(pkgs, nil, func(p *packages.Package) {
+		for _, e := range p.Errors {
+			loadErrs = append(loadErrs, e.Error())
+		}
+	})
+	if len(loadErrs) > 0 {
+		return nil, errors.New(strings.Join(slices.Compact(slices.Sorted(slices.Values(loadErrs))), "\n"))
+	}
+	// A package comes as itself, as compiled for its tests, and as its
+	// external test package: all are one package of the user's.
+	variants := map[string][]*packages.Package{}
+	var paths []string
+	for _, p := range pkgs {
+		if strings.HasSuffix(p.PkgPath, ".test") && p.Name == "main" {
+			continue // the generated test main
+		}
+		path := strings.TrimSuffix(p.PkgPath, "_test")
+		if _, ok := variants[path]; !ok {
+			paths = append(paths, path)
+		}
+		variants[path] = append(variants[path], p)
+	}
+	slices.Sort(paths)
+	res := &Rewritten{Files: map[string][]byte{}}
+	var errs Errors
+	done := map[string]bool{}
+	for _, path := range paths {
+		if skip(path, variants[path]) {
+			res.Skipped = append(res.Skipped, path)
+			continue
+		}
+		res.Packages = append(res.Packages, path)
+		for _, p := range variants[path] {
+			for i, f := range p.Syntax {
+				name := p.CompiledGoFiles[i]
+				if done[name] || !slices.Contains(p.GoFiles, name) {
+					continue // rewritten as another variant, or made by cgo
+				}
+				done[name] = true
+				src, err := os.ReadFile(name)
+				if err != nil {
+					return nil, err
+				}
+				out, err := File(p.Fset, f, name, src, p.TypesInfo)
+				var fe Errors
+				if errors.As(err, &fe) {
+					errs = append(errs, fe...)
+					continue
+				}
+				if err != nil {
+					return nil, err
+				}
+				if out != nil {
+					res.Files[name] = out
+				}
+			}
+		}
+	}
+	if len(errs) > 0 {
+		return nil, errs
+	}
+	return res, nil
+}
+
+// skip says whether the package of the variants is left as it is: its
+// tests import weft, or it is part of weft's module (whose packages weft
+// itself imports) other than its examples.
+func skip(path string, variants []*packages.Package) bool {
+	if path == weftModule || strings.HasPrefix(path, weftModule+"/") && !strings.HasPrefix(path, weftModule+"/examples/") {
+		return true
+	}
+	for _, p := range variants {
+		for imp := range p.Imports {
+			if imp == weftModule || strings.HasPrefix(imp, weftModule+"/") {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -1,0 +1,831 @@
+// Package rewrite turns type-checked Go source written with plain Go
+// concurrency into source that runs under the checker, so that weft test can
+// check a package's ordinary tests as they are written.
+//
+// What becomes what:
+//
+//	go f(x)                   { weft_a0 := x; weft.Go(func() { f(weft_a0) }) }  (the function value and arguments evaluated first, as go does)
+//	go f()                    weft.Go(f)
+//	chan T, <-chan T, chan<- T (in any position)   *weft.Chan[T]
+//	type C chan T             type C = *weft.Chan[T]   (an alias, so that C keeps the methods of *weft.Chan)
+//	make(chan T, n)           weft.MakeChan[T](n); make(C, n) for a named C: rewritten.Make[C](n)
+//	c <- v                    c.Send(v)
+//	<-c                       rewritten.Recv(c)
+//	v, ok := <-c              v, ok := c.Recv()   (and v, ok = <-c, var v, ok = <-c)
+//	close(c), len(c), cap(c)  c.Close(), c.Len(), c.Cap()
+//	for v := range c          for v := range rewritten.Range(c)
+//	select { ... }            switch weft_s0, ... := <cases>; weft.Select(...) { case 0: ... }
+//	sync.Mutex, RWMutex, WaitGroup, Once, Cond, NewCond, Locker   weft/sync's
+//	atomic.Int32 ... atomic.Value (the types)                     weft/atomic's
+//	time.Now, Since, Until, Sleep, After, AfterFunc, Tick, NewTimer, NewTicker, Timer, Ticker   weft/time's
+//	context.*                 weft/context's
+//	runtime.Gosched()         weft.Yield()
+//	func TestXxx(t *testing.T) { body }   (in _test.go files)   func TestXxx(t *testing.T) { weft.Check(t, func() { body }) }
+//
+// A select's cases are evaluated once, in source order, in the init
+// statement of the switch that replaces it; a receive case that assigns or
+// declares what it received reads it from a rewritten.Received in its
+// clause. A nil channel is a nil *weft.Chan, which behaves as Go's.
+// Standard packages whose uses all became weft's stay imported blank; the
+// names of the time package that do not touch the clock (Duration, Date,
+// the units...) are left as they are.
+//
+// Positions: the rewritten source keeps every line of the original where
+// it was, and where a rewrite moves code to another line (the cases of a
+// select, the arguments of a multi-line go statement) it says where that
+// code came from with a /*line file:line:col*/ directive, then where the
+// original goes on. So reports, stacks and panics point at the user's
+// file:line.
+//
+// What is not rewritten yet is an error that names the construct and its
+// position, never left as it is: the functions of sync/atomic (AddInt32,
+// LoadPointer...; use the types), sync.Map, sync.Pool, sync.OnceFunc,
+// OnceValue and OnceValues, go with a builtin function, channel operations
+// on values of type-parameter type, methods on and defined types over
+// named channel types, dot imports of the rewritten packages, subtests
+// (t.Run) and t.Parallel except as the first statement of a test.
+//
+// Out of scope for now: plain memory is not race-checked (only
+// synchronization is modelled); dependencies are not rewritten (a goroutine
+// or channel inside them runs as real Go); cgo files are left as they are;
+// channels made at package initialization belong to no execution, so a
+// package-level channel must be made inside the test.
+package rewrite
+
+import (
+	"bytes"
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Error is a construct the rewriter cannot rewrite yet.
+type Error struct {
+	Pos       token.Position
+	Construct string // what it is, e.g. "sync.Map"
+}
+
+func (e *Error) Error() string {
+	return fmt.Sprintf("%s: %s is not supported by weft test yet", e.Pos, e.Construct)
+}
+
+// Errors lists every construct of a package that could not be rewritten,
+// in the order of their positions.
+type Errors []*Error
+
+func (es Errors) Error() string {
+	lines := make([]string, len(es))
+	for i, e := range es {
+		lines[i] = e.Error()
+	}
+	return strings.Join(lines, "\n")
+}
+
+// The import paths of what rewritten code uses, and the names the rewritten
+// files give them: a user's identifier with one of these names, or with
+// the prefix of the temporaries (weft_), is an error rather than a
+// silent capture.
+var weftPkgs = map[string]string{
+	"weft":        "weft.dev/weft",
+	"weftsync":    "weft.dev/weft/sync",
+	"weftatomic":  "weft.dev/weft/atomic",
+	"wefttime":    "weft.dev/weft/time",
+	"weftcontext": "weft.dev/weft/context",
+	"weftrw":      "weft.dev/weft/rewritten",
+}
+
+const tempPrefix = "weft_"
+
+// stdPkg says what the names of a standard package become.
+type stdPkg struct {
+	alias string            // of the weft package in rewritten files
+	names map[string]string // name -> its counterpart in the weft package
+	// keep says that the names not in names stay the standard library's;
+	// otherwise they are not supported yet.
+	keep bool
+}
+
+func same(names ...string) map[string]string {
+	m := map[string]string{}
+	for _, n := range names {
+		m[n] = n
+	}
+	return m
+}
+
+var stdPkgs = map[string]stdPkg{
+	"sync":        {alias: "weftsync", names: same("Mutex", "RWMutex", "WaitGroup", "Once", "Cond", "NewCond", "Locker")},
+	"sync/atomic": {alias: "weftatomic", names: same("Int32", "Int64", "Uint32", "Uint64", "Uintptr", "Bool", "Pointer", "Value")},
+	"time": {alias: "wefttime", keep: true, names: same("Now", "Since", "Until", "Sleep", "After", "AfterFunc",
+		"Tick", "NewTimer", "NewTicker", "Timer", "Ticker")},
+	"context": {alias: "weftcontext", names: same("Context", "CancelFunc", "CancelCauseFunc", "Background", "TODO",
+		"WithCancel", "WithCancelCause", "WithTimeout", "WithTimeoutCause", "WithDeadline", "WithDeadlineCause",
+		"WithValue", "WithoutCancel", "AfterFunc", "Cause", "Canceled", "DeadlineExceeded")},
+	"runtime": {alias: "weft", keep: true, names: map[string]string{"Gosched": "Yield"}},
+}
+
+// File rewrites one type-checked file of a package whose types info has
+// Types, Defs, Uses and Selections. name is the file's name, for the line
+// directives; src its content, from which f was parsed with fset. It
+// returns the rewritten source, or nil when the file needs no change.
+func File(fset *token.FileSet, f *ast.File, name string, src []byte, info *types.Info) ([]byte, error) {
+	r := &rewriter{fset: fset, tf: fset.File(f.Pos()), name: name, src: src, info: info,
+		imports: map[string]bool{}, rendering: map[int]bool{}, rewritten: map[*ast.Ident]bool{}, handled: map[ast.Node]bool{}}
+	r.file(f)
+	if len(r.errs) > 0 {
+		// Both a select and its receive report a channel of type
+		// parameter type.
+		sort.SliceStable(r.errs, func(i, j int) bool { return r.errs[i].Pos.Offset < r.errs[j].Pos.Offset })
+		r.errs = slices.CompactFunc(r.errs, func(a, b *Error) bool { return *a == *b })
+		return nil, r.errs
+	}
+	if len(r.edits) == 0 {
+		return nil, nil
+	}
+	r.importEdits(f)
+	sort.SliceStable(r.edits, func(i, j int) bool {
+		a, b := r.edits[i], r.edits[j]
+		if a.start != b.start {
+			return a.start < b.start
+		}
+		// Of two edits that start together, an insertion first, then the
+		// outer.
+		if ai, bi := a.start == a.end, b.start == b.end; ai || bi {
+			return ai && !bi
+		}
+		return a.end > b.end
+	})
+	return []byte(r.text(0, len(src))), nil
+}
+
+// An edit replaces src[start:end] with what render returns; edits nested in
+// an edit are applied only where its render asks for the text of a part
+// of its range.
+type edit struct {
+	start, end int
+	render     func() string
+}
+
+type rewriter struct {
+	fset      *token.FileSet
+	tf        *token.File
+	name      string
+	src       []byte
+	info      *types.Info
+	edits     []edit
+	rendering map[int]bool // the edits being rendered, by index
+	errs      Errors
+	imports   map[string]bool        // aliases of weftPkgs the edits use
+	rewritten map[*ast.Ident]bool    // uses of standard packages turned into weft's
+	handled   map[ast.Node]bool      // nodes an enclosing construct rewrites
+	isTest    bool                   // a _test.go file
+	tests     map[*ast.FuncDecl]bool // the tests the file wraps in weft.Check
+}
+
+func (r *rewriter) off(p token.Pos) int { return r.tf.Offset(p) }
+
+func (r *rewriter) errorf(p token.Pos, format string, args ...any) {
+	r.errs = append(r.errs, &Error{Pos: r.fset.Position(p), Construct: fmt.Sprintf(format, args...)})
+}
+
+// replace registers an edit of the range of n.
+func (r *rewriter) replace(from, to token.Pos, render func() string) {
+	r.edits = append(r.edits, edit{start: r.off(from), end: r.off(to), render: render})
+}
+
+// text returns src[from:to] with the edits within it applied, each
+// followed by a line directive where its output does not end on the line
+// its range ends on.
+func (r *rewriter) text(from, to int) string {
+	var b strings.Builder
+	pos := from
+	for i, e := range r.edits {
+		if e.start < pos || e.end > to || r.rendering[i] {
+			continue
+		}
+		// An insertion at the end of a part belongs to what follows it.
+		if e.start == e.end && e.start == to && to != len(r.src) {
+			continue
+		}
+		b.Write(r.src[pos:e.start])
+		// The part of an edit may be its whole range, as for the
+		// channel of a range statement, where an edit of the same range
+		// may apply (for v := range <-cc).
+		r.rendering[i] = true
+		out := e.render()
+		r.rendering[i] = false
+		b.WriteString(out)
+		if strings.Contains(out, "/*line ") || strings.Count(out, "\n") != bytes.Count(r.src[e.start:e.end], []byte("\n")) {
+			b.WriteString(r.directive(e.end))
+		}
+		pos = e.end
+	}
+	b.Write(r.src[pos:to])
+	return b.String()
+}
+
+// node returns the rewritten text of n.
+func (r *rewriter) node(n ast.Node) string { return r.text(r.off(n.Pos()), r.off(n.End())) }
+
+// directive returns the line directive that says that what follows is at
+// offset off of the original file.
+func (r *rewriter) directive(off int) string {
+	p := r.tf.Position(r.tf.Pos(off))
+	return fmt.Sprintf("/*line %s:%d:%d*/", r.name, p.Line, p.Column)
+}
+
+// out builds the output of an edit from generated text and the rewritten
+// text of parts of the original, saying with a directive where a part
+// came from when it does not land on its own line.
+type out struct {
+	r    *rewriter
+	b    strings.Builder
+	line int // the line of the original that the output is at
+}
+
+func (r *rewriter) out(start token.Pos) *out { return &out{r: r, line: r.tf.Line(start)} }
+
+func (o *out) gen(s string) *out {
+	o.b.WriteString(s)
+	o.line += strings.Count(s, "\n")
+	return o
+}
+
+func (o *out) part(n ast.Node) *out {
+	if l := o.r.tf.Line(n.Pos()); l != o.line {
+		o.b.WriteString(o.r.directive(o.r.off(n.Pos())))
+	}
+	o.b.WriteString(o.r.node(n))
+	o.line = o.r.tf.Line(n.End())
+	return o
+}
+
+// operand is part for the operand of a selector: parenthesized unless it
+// binds tighter than the selector already.
+func (o *out) operand(n ast.Node) *out {
+	switch n.(type) {
+	case *ast.UnaryExpr, *ast.BinaryExpr, *ast.StarExpr:
+		o.gen("(").part(n).gen(")")
+	default:
+		o.part(n)
+	}
+	return o
+}
+
+func (o *out) String() string { return o.b.String() }
+
+// use notes that the edits use the weft package imported as alias.
+func (r *rewriter) use(alias string) { r.imports[alias] = true }
+
+func (r *rewriter) file(f *ast.File) {
+	r.isTest = strings.HasSuffix(r.name, "_test.go")
+	for _, imp := range f.Imports {
+		path, _ := strconv.Unquote(imp.Path.Value)
+		if _, ok := stdPkgs[path]; ok && imp.Name != nil && imp.Name.Name == "." {
+			r.errorf(imp.Pos(), "a dot import of %q", path)
+		}
+	}
+	ast.Inspect(f, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok {
+			if _, clash := weftPkgs[id.Name]; clash || strings.HasPrefix(id.Name, tempPrefix) {
+				r.errorf(id.Pos(), "the identifier %s (a name the rewrite gives its own)", id.Name)
+			}
+		}
+		return true
+	})
+	r.tests = map[*ast.FuncDecl]bool{}
+	for _, d := range f.Decls {
+		if fd, ok := d.(*ast.FuncDecl); ok && r.isTest && r.isTestFunc(fd) {
+			r.tests[fd] = true
+			r.wrapTest(fd)
+		}
+	}
+	ast.Inspect(f, r.visit)
+}
+
+// isTestFunc says whether fd is a test go test runs: func TestXxx(*testing.T).
+func (r *rewriter) isTestFunc(fd *ast.FuncDecl) bool {
+	name := fd.Name.Name
+	if fd.Recv != nil || fd.Body == nil || !strings.HasPrefix(name, "Test") || name == "TestMain" {
+		return false
+	}
+	if rest := name[len("Test"):]; rest != "" && rest[0] >= 'a' && rest[0] <= 'z' {
+		return false
+	}
+	sig, ok := r.info.Defs[fd.Name].Type().(*types.Signature)
+	return ok && sig.Params().Len() == 1 && sig.Results().Len() == 0 && isTestingT(sig.Params().At(0).Type())
+}
+
+func isTestingT(t types.Type) bool {
+	p, ok := t.(*types.Pointer)
+	if !ok {
+		return false
+	}
+	n, ok := p.Elem().(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "testing" && n.Obj().Name() == "T"
+}
+
+// wrapTest makes the body of a test the body of a weft.Check. A leading
+// t.Parallel() stays outside: testing wants it called on the test's
+// goroutine.
+func (r *rewriter) wrapTest(fd *ast.FuncDecl) {
+	param := fd.Type.Params.List[0]
+	t := "weft_t"
+	switch {
+	case len(param.Names) == 0:
+		r.replace(param.Type.Pos(), param.Type.Pos(), func() string { return t + " " })
+	case param.Names[0].Name == "_":
+		r.replace(param.Names[0].Pos(), param.Names[0].End(), func() string { return t })
+	default:
+		t = param.Names[0].Name
+	}
+	body := fd.Body
+	start, check := body.Lbrace+1, " weft.Check("+t+", func() {"
+	if len(body.List) > 0 && r.isTCall(body.List[0], "Parallel") {
+		r.handled[body.List[0].(*ast.ExprStmt).X] = true
+		start, check = body.List[0].End(), ";"+check
+	}
+	r.use("weft")
+	r.replace(start, start, func() string { return check })
+	r.replace(body.Rbrace, body.Rbrace, func() string { return "})" })
+}
+
+// isTCall says whether s is a call of method name on a *testing.T.
+func (r *rewriter) isTCall(s ast.Stmt, name string) bool {
+	es, ok := s.(*ast.ExprStmt)
+	if !ok {
+		return false
+	}
+	call, ok := es.X.(*ast.CallExpr)
+	return ok && r.isTMethod(call, name)
+}
+
+func (r *rewriter) isTMethod(call *ast.CallExpr, name string) bool {
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	return ok && sel.Sel.Name == name && isTestingT(r.info.TypeOf(sel.X))
+}
+
+// chanOf returns the channel type of e's type, or nil; a type parameter
+// whose core type is a channel is an error.
+func (r *rewriter) chanOf(e ast.Expr) *types.Chan {
+	t := r.info.TypeOf(e)
+	if t == nil {
+		return nil
+	}
+	if tp, ok := t.(*types.TypeParam); ok {
+		if c, ok := coreType(tp).(*types.Chan); ok {
+			r.errorf(e.Pos(), "a channel operation on a value of type parameter type %s", tp)
+			return c
+		}
+		return nil
+	}
+	c, _ := t.Underlying().(*types.Chan)
+	return c
+}
+
+// coreType returns the single underlying type of a type parameter's type
+// set, or nil.
+func coreType(tp *types.TypeParam) types.Type {
+	var core types.Type
+	iface := tp.Constraint().Underlying().(*types.Interface)
+	for i := range iface.NumEmbeddeds() {
+		u, ok := iface.EmbeddedType(i).(*types.Union)
+		if !ok {
+			continue
+		}
+		for j := range u.Len() {
+			t := u.Term(j).Type().Underlying()
+			if core != nil && !types.Identical(core, t) {
+				return nil
+			}
+			core = t
+		}
+	}
+	return core
+}
+
+func (r *rewriter) visit(n ast.Node) bool {
+	if n == nil || r.handled[n] {
+		return true
+	}
+	switch n := n.(type) {
+	case *ast.GoStmt:
+		r.goStmt(n)
+	case *ast.SelectStmt:
+		r.selectStmt(n)
+	case *ast.SendStmt:
+		r.chanOf(n.Chan)
+		r.replace(n.Pos(), n.End(), func() string {
+			return r.out(n.Pos()).operand(n.Chan).gen(".Send(").part(n.Value).gen(")").String()
+		})
+	case *ast.UnaryExpr:
+		if n.Op == token.ARROW {
+			r.chanOf(n.X)
+			r.use("weftrw")
+			r.replace(n.Pos(), n.End(), func() string {
+				return r.out(n.Pos()).gen("weftrw.Recv(").part(n.X).gen(")").String()
+			})
+		}
+	case *ast.AssignStmt:
+		if len(n.Lhs) == 2 && len(n.Rhs) == 1 {
+			r.commaOK(n.Rhs[0])
+		}
+	case *ast.ValueSpec:
+		if len(n.Names) == 2 && len(n.Values) == 1 {
+			r.commaOK(n.Values[0])
+		}
+	case *ast.RangeStmt:
+		if r.chanOf(n.X) != nil {
+			r.use("weftrw")
+			r.replace(n.X.Pos(), n.X.End(), func() string {
+				return r.out(n.X.Pos()).gen("weftrw.Range(").part(n.X).gen(")").String()
+			})
+		}
+	case *ast.CallExpr:
+		r.call(n)
+	case *ast.ChanType:
+		r.use("weft")
+		r.replace(n.Pos(), n.End(), func() string {
+			return r.out(n.Pos()).gen("*weft.Chan[").part(n.Value).gen("]").String()
+		})
+	case *ast.TypeSpec:
+		r.typeSpec(n)
+	case *ast.SelectorExpr:
+		r.selector(n)
+	}
+	return true
+}
+
+// commaOK rewrites the receive of v, ok := <-c (or =, or var).
+func (r *rewriter) commaOK(e ast.Expr) {
+	u, ok := ast.Unparen(e).(*ast.UnaryExpr)
+	if !ok || u.Op != token.ARROW {
+		return
+	}
+	r.handled[u] = true
+	r.chanOf(u.X)
+	r.replace(u.Pos(), u.End(), func() string {
+		return r.out(u.Pos()).operand(u.X).gen(".Recv()").String()
+	})
+}
+
+func (r *rewriter) call(call *ast.CallExpr) {
+	if r.isTMethod(call, "Run") {
+		r.errorf(call.Pos(), "a subtest (t.Run)")
+	}
+	if r.isTMethod(call, "Parallel") {
+		r.errorf(call.Pos(), "t.Parallel other than as the first statement of a test")
+	}
+	id, ok := ast.Unparen(call.Fun).(*ast.Ident)
+	if !ok {
+		return
+	}
+	if _, builtin := r.info.Uses[id].(*types.Builtin); !builtin || len(call.Args) == 0 {
+		return
+	}
+	switch id.Name {
+	case "make":
+		if r.chanOf(call.Args[0]) == nil {
+			return
+		}
+		typ := call.Args[0]
+		_, lit := ast.Unparen(typ).(*ast.ChanType)
+		if lit {
+			r.use("weft")
+		} else {
+			r.use("weftrw")
+		}
+		r.replace(call.Pos(), call.End(), func() string {
+			o := r.out(call.Pos())
+			if ct, ok := ast.Unparen(typ).(*ast.ChanType); ok {
+				o.gen("weft.MakeChan[").part(ct.Value).gen("](")
+			} else {
+				o.gen("weftrw.Make[").part(typ).gen("](")
+			}
+			if len(call.Args) > 1 {
+				o.part(call.Args[1])
+			} else {
+				o.gen("0")
+			}
+			return o.gen(")").String()
+		})
+	case "close", "len", "cap":
+		c := call.Args[0]
+		if r.chanOf(c) == nil {
+			return
+		}
+		method := map[string]string{"close": "Close", "len": "Len", "cap": "Cap"}[id.Name]
+		r.replace(call.Pos(), call.End(), func() string {
+			return r.out(call.Pos()).operand(c).gen("." + method + "()").String()
+		})
+	}
+}
+
+// typeSpec makes a named channel type an alias of its *weft.Chan, whose
+// methods a defined type would not have.
+func (r *rewriter) typeSpec(ts *ast.TypeSpec) {
+	if ts.Assign.IsValid() {
+		return
+	}
+	obj := r.info.Defs[ts.Name]
+	if obj == nil {
+		return
+	}
+	if _, isChan := obj.Type().Underlying().(*types.Chan); !isChan {
+		return
+	}
+	if _, lit := ast.Unparen(ts.Type).(*ast.ChanType); !lit {
+		r.errorf(ts.Pos(), "the defined type %s over the named channel type %s", ts.Name.Name, r.info.TypeOf(ts.Type))
+		return
+	}
+	if n, ok := obj.Type().(*types.Named); ok && n.NumMethods() > 0 {
+		r.errorf(ts.Pos(), "methods on the channel type %s", ts.Name.Name)
+		return
+	}
+	r.replace(ts.Type.Pos(), ts.Type.Pos(), func() string { return "= " })
+}
+
+// selector rewrites a use of a name of a standard package that weft
+// models.
+func (r *rewriter) selector(sel *ast.SelectorExpr) {
+	id, ok := sel.X.(*ast.Ident)
+	if !ok {
+		return
+	}
+	pn, ok := r.info.Uses[id].(*types.PkgName)
+	if !ok {
+		return
+	}
+	path := pn.Imported().Path()
+	std, ok := stdPkgs[path]
+	if !ok {
+		return
+	}
+	name, ok := std.names[sel.Sel.Name]
+	if !ok {
+		if !std.keep {
+			r.errorf(sel.Pos(), "%s.%s", path, sel.Sel.Name)
+		}
+		return
+	}
+	r.rewritten[id] = true
+	r.use(std.alias)
+	r.replace(sel.Pos(), sel.End(), func() string { return std.alias + "." + name })
+}
+
+// goStmt makes go f(x) weft.Go(func() { f(x) }), with the function value
+// and the arguments evaluated before, as go evaluates them.
+func (r *rewriter) goStmt(g *ast.GoStmt) {
+	call := g.Call
+	fun := ast.Unparen(call.Fun)
+	tv := r.info.Types[call.Fun]
+	if tv.IsBuiltin() {
+		r.errorf(g.Pos(), "go with the builtin %s", r.node(fun))
+		return
+	}
+	sig, _ := tv.Type.Underlying().(*types.Signature)
+	r.use("weft")
+	if len(call.Args) == 0 && sig != nil && sig.Results().Len() == 0 {
+		// weft.Go(f) evaluates f now, as go f() does.
+		r.replace(g.Pos(), g.End(), func() string {
+			return r.out(g.Pos()).gen("weft.Go(").part(call.Fun).gen(")").String()
+		})
+		return
+	}
+	// A function that needs no evaluation stays where it is; a generic
+	// one could not be stored without its instantiation.
+	static := r.isStatic(fun)
+	var temps []ast.Expr
+	var tempName []string
+	if !static {
+		temps, tempName = append(temps, call.Fun), append(tempName, tempPrefix+"f")
+	}
+	args := make([]string, len(call.Args))
+	for i, a := range call.Args {
+		atv := r.info.Types[a]
+		if atv.Value != nil || atv.IsNil() {
+			args[i] = "" // a constant, written where it was
+			continue
+		}
+		args[i] = fmt.Sprintf("%sa%d", tempPrefix, i)
+		temps, tempName = append(temps, a), append(tempName, args[i])
+	}
+	r.replace(g.Pos(), g.End(), func() string {
+		o := r.out(g.Pos()).gen("{ ")
+		if len(temps) > 0 {
+			o.gen(strings.Join(tempName, ", ") + " := ")
+			for i, t := range temps {
+				if i > 0 {
+					o.gen(", ")
+				}
+				o.part(t)
+			}
+			o.gen("; ")
+		}
+		o.gen("weft.Go(func() { ")
+		if static {
+			o.part(call.Fun)
+		} else {
+			o.gen(tempPrefix + "f")
+		}
+		o.gen("(")
+		for i, a := range call.Args {
+			if i > 0 {
+				o.gen(", ")
+			}
+			if args[i] == "" {
+				o.part(a)
+			} else {
+				o.gen(args[i])
+			}
+		}
+		if call.Ellipsis.IsValid() {
+			o.gen("...")
+		}
+		return o.gen(") }) }").String()
+	})
+}
+
+// isStatic says whether a function expression denotes a function declared
+// at package level or a method expression: nothing to evaluate.
+func (r *rewriter) isStatic(fun ast.Expr) bool {
+	switch f := fun.(type) {
+	case *ast.IndexExpr:
+		return r.isStatic(f.X)
+	case *ast.IndexListExpr:
+		return r.isStatic(f.X)
+	case *ast.Ident:
+		fn, ok := r.info.Uses[f].(*types.Func)
+		return ok && fn.Parent() == fn.Pkg().Scope()
+	case *ast.SelectorExpr:
+		if s, ok := r.info.Selections[f]; ok {
+			return s.Kind() == types.MethodExpr
+		}
+		_, ok := r.info.Uses[f.Sel].(*types.Func) // pkg.F
+		return ok
+	}
+	return false
+}
+
+// selectStmt makes a select a switch on weft.Select, its cases evaluated
+// in order in the switch's init statement.
+func (r *rewriter) selectStmt(s *ast.SelectStmt) {
+	r.use("weft")
+	if len(s.Body.List) == 0 {
+		// A loop, as select {} is a terminating statement: the select
+		// blocks forever.
+		r.replace(s.Pos(), s.End(), func() string { return "for { weft.Select() }" })
+		return
+	}
+	clauses := make([]*ast.CommClause, len(s.Body.List))
+	for i, c := range s.Body.List {
+		clauses[i] = c.(*ast.CommClause)
+	}
+	// What each clause's comm statement is.
+	type comm struct {
+		ch, val ast.Expr   // channel, and value sent
+		lhs     []ast.Expr // what a receive assigns or declares
+		define  bool
+	}
+	comms := make([]comm, len(clauses))
+	for i, c := range clauses {
+		var k comm
+		// The select rewrites its comm statements: their receives and
+		// sends are not operations of their own.
+		r.handled[c.Comm] = true
+		switch st := c.Comm.(type) {
+		case nil:
+			continue
+		case *ast.SendStmt:
+			k.ch, k.val = st.Chan, st.Value
+		case *ast.ExprStmt:
+			u := ast.Unparen(st.X).(*ast.UnaryExpr)
+			r.handled[u] = true
+			k.ch = u.X
+		case *ast.AssignStmt:
+			u := ast.Unparen(st.Rhs[0]).(*ast.UnaryExpr)
+			r.handled[u] = true
+			k.ch = u.X
+			k.lhs, k.define = st.Lhs, st.Tok == token.DEFINE
+		}
+		r.chanOf(k.ch)
+		comms[i] = k
+	}
+	hasTemps := slices.ContainsFunc(comms, func(k comm) bool { return k.ch != nil })
+	if slices.ContainsFunc(comms, func(k comm) bool { return k.lhs != nil }) {
+		r.use("weftrw")
+	}
+	r.replace(s.Select, s.Body.Lbrace+1, func() string {
+		o := r.out(s.Pos()).gen("switch ")
+		var names, args []string
+		for i, k := range comms {
+			if k.ch == nil {
+				args = append(args, "weft.Default()")
+				continue
+			}
+			name := fmt.Sprintf("%ss%d", tempPrefix, i)
+			names = append(names, name)
+			if k.lhs != nil {
+				args = append(args, name+".Case()")
+			} else {
+				args = append(args, name)
+			}
+		}
+		if hasTemps {
+			o.gen(strings.Join(names, ", ") + " := ")
+			first := true
+			for _, k := range comms {
+				if k.ch == nil {
+					continue
+				}
+				if !first {
+					o.gen(", ")
+				}
+				first = false
+				switch {
+				case k.val != nil:
+					o.operand(k.ch).gen(".SendCase(").part(k.val).gen(")")
+				case k.lhs != nil:
+					o.gen("weftrw.Receive(").part(k.ch).gen(")")
+				default:
+					o.operand(k.ch).gen(".RecvCase(nil, nil)")
+				}
+			}
+			o.gen("; ")
+		}
+		return o.gen("weft.Select(" + strings.Join(args, ", ") + ") {").String()
+	})
+	for i, c := range clauses {
+		k := comms[i]
+		r.replace(c.Case, c.Colon+1, func() string {
+			// The last case is the default of the switch, so that the
+			// switch is a terminating statement where the select was.
+			o := r.out(c.Case)
+			if i == len(clauses)-1 {
+				o.gen("default:")
+			} else {
+				o.gen(fmt.Sprintf("case %d:", i))
+			}
+			if len(k.lhs) == 0 {
+				return o.String()
+			}
+			name := fmt.Sprintf("%ss%d", tempPrefix, i)
+			o.gen(" ")
+			for j, l := range k.lhs {
+				if j > 0 {
+					o.gen(", ")
+				}
+				o.part(l)
+			}
+			if k.define {
+				o.gen(" := ")
+			} else {
+				o.gen(" = ")
+			}
+			o.gen(name + ".V")
+			if len(k.lhs) == 2 {
+				o.gen(", " + name + ".OK")
+			}
+			return o.gen(";").String()
+		})
+	}
+}
+
+// importEdits adds the imports of the weft packages the edits use after
+// the package clause, on its line, and makes blank the imports of
+// standard packages whose every use became weft's.
+func (r *rewriter) importEdits(f *ast.File) {
+	left := map[*types.PkgName]bool{}
+	for id, obj := range r.info.Uses {
+		if pn, ok := obj.(*types.PkgName); ok && !r.rewritten[id] && id.Pos() >= f.Pos() && id.Pos() <= f.End() {
+			left[pn] = true
+		}
+	}
+	for _, imp := range f.Imports {
+		pn := r.info.PkgNameOf(imp)
+		if pn == nil || left[pn] || imp.Name != nil && imp.Name.Name == "_" {
+			continue
+		}
+		if _, ok := stdPkgs[pn.Imported().Path()]; !ok {
+			continue
+		}
+		r.replace(imp.Pos(), imp.End(), func() string { return "_ " + imp.Path.Value })
+	}
+	aliases := slices.Sorted(func(yield func(string) bool) {
+		for a := range r.imports {
+			if !yield(a) {
+				return
+			}
+		}
+	})
+	specs := make([]string, len(aliases))
+	for i, a := range aliases {
+		specs[i] = a + " " + strconv.Quote(weftPkgs[a])
+	}
+	r.replace(f.Name.End(), f.Name.End(), func() string { return "; import (" + strings.Join(specs, "; ") + ")" })
+}

@@ -1,0 +1,69 @@
+package rewritten_test
+
+import (
+	"testing"
+
+	"weft.dev/weft"
+	"weft.dev/weft/rewritten"
+)
+
+// TestHelpers checks each helper against what the Go construct it stands
+// for does, on one execution without goroutines.
+func TestHelpers(t *testing.T) {
+	tests := []struct {
+		name string
+		body func()
+	}{
+		{"recv", func() {
+			c := weft.MakeChan[int](1)
+			c.Send(7)
+			c.Close()
+			v, w := rewritten.Recv(c), rewritten.Recv(c)
+			weft.Assert(v == 7 && w == 0, "got %d then %d, want 7 then 0", v, w)
+		}},
+		{"range stops at close", func() {
+			c := weft.MakeChan[int](3)
+			c.Send(1)
+			c.Send(2)
+			c.Close()
+			var got []int
+			for v := range rewritten.Range(c) {
+				got = append(got, v)
+			}
+			weft.Assert(len(got) == 2 && got[0] == 1 && got[1] == 2, "got %v", got)
+		}},
+		{"range break", func() {
+			c := weft.MakeChan[int](2)
+			c.Send(1)
+			c.Send(2)
+			for range rewritten.Range(c) {
+				break
+			}
+			weft.Assert(c.Len() == 1, "len %d after one iteration, want 1", c.Len())
+		}},
+		{"make named", func() {
+			type ints = *weft.Chan[int]
+			c := rewritten.Make[ints](2)
+			weft.Assert(c.Cap() == 2, "cap %d", c.Cap())
+		}},
+		{"received", func() {
+			c := weft.MakeChan[string](1)
+			c.Send("x")
+			r := rewritten.Receive(c)
+			i := weft.Select(r.Case())
+			weft.Assert(i == 0 && r.V == "x" && r.OK, "case %d: %q %v", i, r.V, r.OK)
+			c.Close()
+			r = rewritten.Receive(c)
+			weft.Select(r.Case())
+			weft.Assert(r.V == "" && !r.OK, "closed: %q %v", r.V, r.OK)
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res := weft.Check(t, tt.body)
+			if res.Executions != 1 {
+				t.Errorf("%d executions, want 1", res.Executions)
+			}
+		})
+	}
+}
