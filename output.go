@@ -121,7 +121,11 @@ func checkReport(b *Bug, res Result, test, pkg string) string {
 		run := shellQuote(runPattern(test))
 		s.WriteString("rerun just this execution:\n")
 		fmt.Fprintf(&s, "  weft test -run %s -replay %s %s\n", run, b.Replay, pkg)
-		fmt.Fprintf(&s, "  WEFT_REPLAY=%s go test -run %s %s\n", b.Replay, run, pkg)
+		// go test alone would run a package weft test rewrote as it is
+		// written.
+		if os.Getenv("WEFT_REWRITTEN") == "" {
+			fmt.Fprintf(&s, "  WEFT_REPLAY=%s go test -run %s %s\n", b.Replay, run, pkg)
+		}
 	}
 	return s.String()
 }

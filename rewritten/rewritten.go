@@ -1,14 +1,18 @@
 // Package rewritten holds what code rewritten by weft test calls where a
 // construct of plain Go has no single counterpart in weft's API: a receive
 // used as a value, a range over a channel, make of a named channel type,
-// and the receive cases of a select that assign what they received.
+// the receive cases of a select that assign what they received, and the
+// failures of a test that let it go on.
 //
 // Programs written against weft's API do not need it; the rewriter
 // (internal/rewrite) documents which construct becomes what.
 package rewritten
 
 import (
+	"fmt"
 	"iter"
+	"strings"
+	"testing"
 
 	"weft.dev/weft"
 )
@@ -51,3 +55,23 @@ func Receive[T any](c *weft.Chan[T]) *Received[T] { return &Received[T]{c: c} }
 
 // Case returns the case for weft.Select; it sets V and OK when chosen.
 func (r *Received[T]) Case() weft.SelectCase { return r.c.RecvCase(&r.V, &r.OK) }
+
+// Error is t.Error in a test that weft test rewrote: a failure of the
+// execution, reported as an assertion failure with its interleaving (the
+// goroutine ends there, as with t.Fatal).
+func Error(t testing.TB, args ...any) {
+	t.Helper()
+	weft.Assert(false, "%s", strings.TrimSuffix(fmt.Sprintln(args...), "\n")) // as testing formats it
+}
+
+// Errorf is t.Errorf in a test that weft test rewrote, as Error.
+func Errorf(t testing.TB, format string, args ...any) {
+	t.Helper()
+	weft.Assert(false, format, args...)
+}
+
+// Fail is t.Fail in a test that weft test rewrote, as Error.
+func Fail(t testing.TB) {
+	t.Helper()
+	weft.Assert(false, "the test failed (t.Fail)")
+}

@@ -67,3 +67,26 @@ func TestHelpers(t *testing.T) {
 		})
 	}
 }
+
+// TestFailures checks that the failures of a test are failures of the
+// execution, with the message the test gave.
+func TestFailures(t *testing.T) {
+	tests := []struct {
+		name string
+		fail func()
+		want string
+	}{
+		{"Errorf", func() { rewritten.Errorf(t, "got %d", 1) }, "got 1"},
+		{"Error", func() { rewritten.Error(t, "got", 1) }, "got 1"},
+		{"Fail", func() { rewritten.Fail(t) }, "the test failed (t.Fail)"},
+	}
+	for _, tt := range tests {
+		res, err := weft.Explore(tt.fail)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Bugs) != 1 || res.Bugs[0].Kind != weft.AssertionFailed || res.Bugs[0].Message != tt.want {
+			t.Errorf("%s: bugs %v, want one assertion failure %q", tt.name, res.Bugs, tt.want)
+		}
+	}
+}

@@ -70,19 +70,24 @@ var (
 
 // cmdRerun finds the two commands that rerun a bug in the standard output
 // of the last command, checks that they say the same, and sets RUN, TOKEN
-// and PKG to their arguments, so that the script runs them as printed:
+// and PKG to their arguments, so that the script runs them as printed.
+// For a package that weft test rewrote, only weft test can rerun it: the
+// report must have the first command and not the second.
 //
-//	rerun
+//	rerun [rewritten]
 func cmdRerun(ts *testscript.TestScript, neg bool, args []string) {
-	if neg || len(args) != 0 {
-		ts.Fatalf("usage: rerun")
+	rewritten := len(args) == 1 && args[0] == "rewritten"
+	if neg || len(args) > 1 || len(args) == 1 && !rewritten {
+		ts.Fatalf("usage: rerun [rewritten]")
 	}
 	out := ts.ReadFile("stdout")
 	w, g := weftLine.FindStringSubmatch(out), goLine.FindStringSubmatch(out)
-	if w == nil || g == nil {
+	switch {
+	case rewritten && (w == nil || g != nil):
+		ts.Fatalf("the output of a rewritten package lacks the weft test command that reruns the bug, or has the go test one")
+	case !rewritten && (w == nil || g == nil):
 		ts.Fatalf("the output lacks the two commands that rerun the bug")
-	}
-	if w[1] != g[2] || w[2] != g[1] || w[3] != g[3] {
+	case !rewritten && (w[1] != g[2] || w[2] != g[1] || w[3] != g[3]):
 		ts.Fatalf("the commands differ:\n%s\n%s", w[0], g[0])
 	}
 	ts.Setenv("RUN", w[1])

@@ -21,6 +21,7 @@
 //	context.*                 weft/context's
 //	runtime.Gosched()         weft.Yield()
 //	func TestXxx(t *testing.T) { body }   (in _test.go files)   func TestXxx(t *testing.T) { weft.Check(t, func() { body }) }
+//	t.Error(...), t.Errorf(...), t.Fail()  rewritten.Error(t, ...), ...: the failure of the execution, with its interleaving
 //
 // A select's cases are evaluated once, in source order, in the init
 // statement of the switch that replaces it; a receive case that assigns or
@@ -366,7 +367,7 @@ func (r *rewriter) isTCall(s ast.Stmt, name string) bool {
 }
 
 func (r *rewriter) isTMethod(call *ast.CallExpr, name string) bool {
-	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	sel, ok := call.Fun.(*ast.SelectorExpr)
 	return ok && sel.Sel.Name == name && isTestingT(r.info.TypeOf(sel.X))
 }
 
@@ -480,6 +481,21 @@ func (r *rewriter) call(call *ast.CallExpr) {
 	}
 	if r.isTMethod(call, "Parallel") {
 		r.errorf(call.Pos(), "t.Parallel other than as the first statement of a test")
+	}
+	for _, m := range []string{"Error", "Errorf", "Fail"} {
+		if r.isTMethod(call, m) {
+			// A failure that lets the test go on would be reported once
+			// per execution, without its interleaving: it is a failure of
+			// the execution. (t.Fatal is one already.)
+			x, sep := call.Fun.(*ast.SelectorExpr).X, ", "
+			if len(call.Args) == 0 {
+				sep = ""
+			}
+			r.use("weftrw")
+			r.replace(call.Fun.Pos(), call.Lparen+1, func() string {
+				return r.out(call.Pos()).gen("weftrw." + m + "(").part(x).gen(sep).String()
+			})
+		}
 	}
 	id, ok := ast.Unparen(call.Fun).(*ast.Ident)
 	if !ok {

@@ -152,7 +152,7 @@ func isWeftFrame(fn string) bool {
 	if !ok {
 		return false
 	}
-	for _, p := range []string{"sync.", "atomic.", "sym.", "time.", "context.", "internal/"} {
+	for _, p := range []string{"sync.", "atomic.", "sym.", "time.", "context.", "rewritten.", "internal/"} {
 		if strings.HasPrefix(rest, p) {
 			return true
 		}

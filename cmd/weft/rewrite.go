@@ -1,0 +1,153 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	goruntime "runtime"
+	"strings"
+
+	"golang.org/x/mod/modfile"
+	"golang.org/x/mod/semver"
+
+	"weft.dev/weft/internal/rewrite"
+)
+
+// overlay rewrites the packages among pkgs whose tests do not use weft
+// into dir and writes the overlay that makes go test build them in place
+// of the user's files: it returns the overlay's name, or "" when no
+// package needed rewriting. The user's tree is only read.
+func overlay(dir string, env, pkgs []string) (string, error) {
+	if len(pkgs) == 0 {
+		pkgs = []string{"."}
+	}
+	rw, err := rewrite.Packages("", env, pkgs...)
+	if err != nil {
+		return "", err
+	}
+	if len(rw.Files) == 0 {
+		return "", nil
+	}
+	replace := map[string]string{}
+	i := 0
+	for name, src := range rw.Files {
+		i++
+		tmp := filepath.Join(dir, fmt.Sprintf("%d-%s", i, filepath.Base(name)))
+		if err := os.WriteFile(tmp, src, 0o644); err != nil {
+			return "", err
+		}
+		replace[name] = tmp
+	}
+	if err := requireWeft(dir, env, replace); err != nil {
+		return "", err
+	}
+	data, err := json.Marshal(struct{ Replace map[string]string }{replace})
+	if err != nil {
+		return "", err
+	}
+	name := filepath.Join(dir, "overlay.json")
+	return name, os.WriteFile(name, data, 0o644)
+}
+
+// requireWeft adds to the overlay a go.mod and a go.sum that put weft in
+// the main module's graph, replaced by the module weft test was built
+// from, when it is not there already.
+func requireWeft(dir string, env []string, replace map[string]string) error {
+	goList := func(args ...string) ([]byte, error) {
+		cmd := exec.Command("go", args...)
+		cmd.Env = env
+		return cmd.Output()
+	}
+	if _, err := goList("list", "-m", "weft.dev/weft"); err == nil {
+		return nil
+	}
+	out, err := goList("env", "GOMOD")
+	if err != nil {
+		return fmt.Errorf("go env GOMOD: %v", err)
+	}
+	gomod := strings.TrimSpace(string(out))
+	if gomod == "" || gomod == os.DevNull {
+		return errors.New("the packages are not in a module: weft test rewrites the packages of a module")
+	}
+	root, err := weftRoot()
+	if err != nil {
+		return err
+	}
+	user, err := readMod(gomod)
+	if err != nil {
+		return err
+	}
+	weft, err := readMod(filepath.Join(root, "go.mod"))
+	if err != nil {
+		return err
+	}
+	// weft's requirements are the user's too: the go command wants every
+	// module that provides a package listed in the main module's go.mod.
+	have := map[string]string{}
+	for _, r := range user.Require {
+		have[r.Mod.Path] = r.Mod.Version
+	}
+	for _, r := range weft.Require {
+		if v, ok := have[r.Mod.Path]; !ok || semver.Compare(v, r.Mod.Version) < 0 {
+			user.AddNewRequire(r.Mod.Path, r.Mod.Version, true)
+		}
+	}
+	user.AddNewRequire("weft.dev/weft", "v0.0.0-00010101000000-000000000000", false)
+	if err := user.AddReplace("weft.dev/weft", "", root, ""); err != nil {
+		return err
+	}
+	if user.Go == nil || semver.Compare("v"+user.Go.Version, "v"+weft.Go.Version) < 0 {
+		if err := user.AddGoStmt(weft.Go.Version); err != nil {
+			return err
+		}
+	}
+	user.Cleanup()
+	mod, err := user.Format()
+	if err != nil {
+		return err
+	}
+	var sum []byte
+	for _, f := range []string{strings.TrimSuffix(gomod, ".mod") + ".sum", filepath.Join(root, "go.sum")} {
+		data, err := os.ReadFile(f)
+		if err != nil && !errors.Is(err, os.ErrNotExist) {
+			return err
+		}
+		sum = append(sum, data...)
+		if len(data) > 0 && !bytes.HasSuffix(data, []byte("\n")) {
+			sum = append(sum, '\n')
+		}
+	}
+	for name, data := range map[string][]byte{"go.mod": mod, "go.sum": sum} {
+		tmp := filepath.Join(dir, name)
+		if err := os.WriteFile(tmp, data, 0o644); err != nil {
+			return err
+		}
+		replace[filepath.Join(filepath.Dir(gomod), name)] = tmp
+	}
+	return nil
+}
+
+func readMod(name string) (*modfile.File, error) {
+	data, err := os.ReadFile(name)
+	if err != nil {
+		return nil, err
+	}
+	return modfile.Parse(name, data, nil)
+}
+
+// weftRoot returns the directory of the module weft test was built from:
+// its sources are where the compiler found this file.
+func weftRoot() (string, error) {
+	_, file, _, ok := goruntime.Caller(0)
+	root := filepath.Dir(filepath.Dir(filepath.Dir(file)))
+	if ok && filepath.IsAbs(file) {
+		if m, err := readMod(filepath.Join(root, "go.mod")); err == nil && m.Module != nil && m.Module.Mod.Path == "weft.dev/weft" {
+			return root, nil
+		}
+	}
+	return "", errors.New("weft's module is not in the module graph and weft was built without its sources (-trimpath?): add it with go get weft.dev/weft")
+}
