@@ -29,6 +29,15 @@
 //	                   (go test's own output goes to the standard error)
 //	-run regexp, -v    passed to go test, as are the flags after --
 //
+// A package whose tests do not import weft is checked as it is written:
+// weft test rewrites it and its tests into a temporary directory (go,
+// channels, select, sync, sync/atomic's types, time, context and
+// runtime.Gosched onto weft's counterparts; each TestXxx body into a
+// weft.Check) and runs go test with -overlay, and with an overlaid go.mod
+// and go.sum that require weft when it is not in the module's graph. The
+// user's files are only read. A construct it cannot rewrite yet is an
+// error with its position.
+//
 // The flags set the environment variables that weft.Check reads
 // (WEFT_ENGINE, WEFT_MAX_EXECUTIONS, WEFT_TIMEOUT, WEFT_SEED, WEFT_REPLAY,
 // WEFT_PROGRESS), so a test runs the same under weft test as under go test

@@ -257,6 +257,15 @@ func (o *out) gen(s string) *out {
 	return o
 }
 
+// at says that what follows is at p, if the output is not on its line.
+func (o *out) at(p token.Pos) *out {
+	if l := o.r.tf.Line(p); l != o.line {
+		o.b.WriteString(o.r.directive(o.r.off(p)))
+		o.line = l
+	}
+	return o
+}
+
 func (o *out) part(n ast.Node) *out {
 	if l := o.r.tf.Line(n.Pos()); l != o.line {
 		o.b.WriteString(o.r.directive(o.r.off(n.Pos())))
@@ -643,7 +652,7 @@ func (r *rewriter) goStmt(g *ast.GoStmt) {
 			}
 			o.gen("; ")
 		}
-		o.gen("weft.Go(func() { ")
+		o.at(g.Pos()).gen("weft.Go(func() { ")
 		if static {
 			o.part(call.Fun)
 		} else {
@@ -774,7 +783,8 @@ func (r *rewriter) selectStmt(s *ast.SelectStmt) {
 			}
 			o.gen("; ")
 		}
-		return o.gen("weft.Select(" + strings.Join(args, ", ") + ") {").String()
+		// The select is where its keyword is, not where its last case is.
+		return o.at(s.Pos()).gen("weft.Select(" + strings.Join(args, ", ") + ") {").String()
 	})
 	for i, c := range clauses {
 		k := comms[i]
