@@ -495,7 +495,8 @@ func svcomp(r *reg) {
 // thesis adds the programs of the MPOR thesis (thesis.go), run with
 // condpor, sdpor and mpor. Their counts are Mazurkiewicz traces, which are
 // condpor's classes here (OTHER-ENGINES.md §3.6 and §4): the closed forms
-// below, and for EXP-1 the counts measured with condpor. Thesis holds the
+// below, and for EXP-1 the counts measured with condpor. BufferedChan,
+// where the two differ, is among them. Thesis holds the
 // thesis's figures from Figure 6.1, §6.3 and appendices A.6 and A.7.
 func thesis(r *reg) {
 	add := func(b *Benchmark, traces int, bugs ...string) {
@@ -560,6 +561,11 @@ func thesis(r *reg) {
 			Thesis:  deadlocked[n],
 			program: func(bool) func() { return Philosophers(n, 1, false) },
 		}, pow(2, n)-1, deadlock)
+	}
+	for n := 2; n <= 5; n++ {
+		b := &Benchmark{Name: "BufferedChan", Size: []int{n}, program: func(bool) func() { return BufferedChan(n) }}
+		add(b, factorial(n)*catalan(n))
+		b.Want[Condpor] = factorial(n)
 	}
 	for n := 2; n <= 6; n++ {
 		add(&Benchmark{

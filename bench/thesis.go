@@ -232,3 +232,35 @@ func merge(a []weft.Var[sym.Int], left, middle, right int) {
 		a[left+k].Store(x)
 	}
 }
+
+// BufferedChan returns n goroutines each sending its number on a channel
+// of capacity n, which main receives n times: not a program of the
+// thesis, but the smallest one where rf-equivalence (condpor's classes)
+// merges Mazurkiewicz traces (sdpor's and mpor's). The receives take the
+// values in the order of the sends, so condpor tells apart the n! orders
+// of the sends; under package indep's relation every send and receive on
+// the channel are dependent, so a trace also fixes how the receives
+// interleave with the sends: each of the Catalan(n) sequences in which
+// every receive follows more sends than receives, n!·Catalan(n) traces.
+func BufferedChan(n int) func() {
+	return func() {
+		c := weft.MakeChan[int](n)
+		fs := make([]func(), n)
+		for i := range fs {
+			fs[i] = func() { c.Send(i) }
+		}
+		gs := make([]*weft.Goroutine, n)
+		for i, f := range fs {
+			gs[i] = weft.Go(f)
+		}
+		seen := make([]bool, n)
+		for range n {
+			v, ok := c.Recv()
+			weft.Assert(ok && !seen[v], "received %d twice", v)
+			seen[v] = true
+		}
+		for _, g := range gs {
+			g.Join()
+		}
+	}
+}

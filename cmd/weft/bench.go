@@ -34,7 +34,8 @@ that process while it explores), as the paper reports CPU time.
 
 Rows are named Name/size, e.g. Counter1/5 or CoarseList/3,2 (the 50-50
 workload: 3 inserters, 2 removers). The rows of the MPOR thesis (EXP-1.n,
-EXP-3, Philosophers/n,rounds, DeadlockPhilosophers/n, MergeSort/n) run with
+EXP-3, Philosophers/n,rounds, DeadlockPhilosophers/n, MergeSort/n), and
+BufferedChan/n, where condpor's classes merge Mazurkiewicz traces, run with
 condpor, sdpor and mpor and show the thesis's figures in the note.
 
 With more than one engine in -engine (e.g. -engine condpor,sdpor,mpor),
@@ -63,7 +64,7 @@ var quickRows = regexp.MustCompile(`^(` +
 	`(Coarse|Fine)List/[1-3]|(Coarse|Fine)List/[1-3],[12]|(Opt|Lazy)List/[1-3]|(Opt|Lazy)List/[12],1|` +
 	`TSStack/.*|TSStackAtomic/.*|LPQueue/[1-4]|LPQueue/[12],[12]|EBStack/[1-3]|EBStack/[12],[12]|` +
 	`FibBench1|FibBench2|Sigma/16|Singleton|SingletonWUP|Lazy01|BigShotS|BigShotS2|BigShotP|QueueOK/20|Stack1/5|Stack2/5|` +
-	`EXP-.*|Philosophers/[2-4],1|Philosophers/[23],2|DeadlockPhilosophers/[2-4]|MergeSort/[2-5]` +
+	`EXP-.*|Philosophers/[2-4],1|Philosophers/[23],2|DeadlockPhilosophers/[2-4]|MergeSort/[2-5]|BufferedChan/[2-4]` +
 	`)$`)
 
 // parseBench parses the arguments of weft bench.
