@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"go/version"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -100,7 +101,8 @@ func requireWeft(dir string, env []string, replace map[string]string) error {
 	if err := user.AddReplace("weft.dev/weft", "", root, ""); err != nil {
 		return err
 	}
-	if user.Go == nil || semver.Compare("v"+user.Go.Version, "v"+weft.Go.Version) < 0 {
+	// go/version, not semver: go 1.25 comes before go 1.25.0.
+	if user.Go == nil || version.Compare("go"+user.Go.Version, "go"+weft.Go.Version) < 0 {
 		if err := user.AddGoStmt(weft.Go.Version); err != nil {
 			return err
 		}
