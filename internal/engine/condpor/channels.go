@@ -881,12 +881,15 @@ func (e *Engine) buildDefault(b *builder, res *chans.Result) bool {
 			} else {
 				// The channel is empty when the receives the default
 				// sees are as many as the sends: the latest receive
-				// whose send count then was its own.
+				// whose send count then was its own (and, before a
+				// close, that came before it).
 				co := g.Locs[ci.h].Co
 				last := co[len(co)-1]
+				cl := g.Locs[ci.cl].Co
 				for i := len(co) - 1; i > 0; i-- {
 					next, ok := writeCount(g, ci.t, i+1)
-					if !ok || !graph.InView(g.Ev(co[i]).View, next) {
+					v := g.Ev(co[i]).View
+					if (!ok || !graph.InView(v, next)) && (!b.opt.beforeClose || !graph.InView(v, cl[len(cl)-1])) {
 						break
 					}
 					last = co[i-1]
