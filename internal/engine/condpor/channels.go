@@ -289,6 +289,7 @@ func alone(c int32) option { return option{out: chans.Alone(c), offer: graph.Ini
 // from, which such a read must not see past.
 func (e *Engine) options(v view, o *cop, variants bool, base []int32, dst []option) []option {
 	asOpen := false
+	before := v // the state a wait that completes on its own sees
 	if o.lab.Kind == event.ChanWait {
 		self := ownOffer(o)
 		if w := v.last(v.g.Ev(self).Loc); w != self {
@@ -298,6 +299,13 @@ func (e *Engine) options(v view, o *cop, variants bool, base []int32, dst []opti
 				return dst
 			}
 			asOpen = true
+			// It completes before the update that took its offer, so
+			// before all that follows that update.
+			if taker, ok := opPart(v.g, w, graph.Read, v.g.Ev(self).Loc); ok {
+				before = view{g: v.g, in: func(p graph.Pos) bool {
+					return v.has(p) && !graph.InView(v.g.Ev(p).View, taker)
+				}}
+			}
 		}
 	}
 	blocking := o.op.Blocking()
@@ -305,8 +313,19 @@ func (e *Engine) options(v view, o *cop, variants bool, base []int32, dst []opti
 	ready := false
 	for i, k := range o.op.Cases {
 		ci := e.info(v.g, k.Chan)
-		if ci != nil && v.ready(ci, k) {
-			dst = append(dst, alone(int32(i)))
+		if ci != nil && before.ready(ci, k) {
+			opt := alone(int32(i))
+			if asOpen && ci.cap > 0 && !(k.Send && before.closed(ci)) {
+				// Its update reads the count of that time.
+				loc := ci.h
+				if k.Send {
+					loc = ci.t
+				}
+				if m := before.last(loc); m != v.last(loc) {
+					opt.main, opt.hasMain = m, true
+				}
+			}
+			dst = append(dst, opt)
 			ready = true
 		}
 	}
