@@ -20,16 +20,9 @@ import (
 func TestTraceEnginesMPOR(t *testing.T) { compareTraceEngine(t, "mpor") }
 
 // TestTraceEnginesSDPOR is the same for sdpor, each trace at least once.
-// It is a known gap, run with WEFT_KNOWN=1: on programs 8 and 16 of seed 7,
-// whose selects mix a case on an unbuffered channel (an offer) with one on
-// a buffered channel, sdpor misses traces (program 16: all its bugs),
-// its executions blocked by its sleep sets.
-func TestTraceEnginesSDPOR(t *testing.T) {
-	if os.Getenv("WEFT_KNOWN") == "" {
-		t.Skip("known gap: WEFT_KNOWN=1 runs it")
-	}
-	compareTraceEngine(t, "sdpor")
-}
+// Its first 40 programs of seed 7 include the two (8 and 16) whose selects
+// mix an offer with a buffered case, on which sdpor missed traces.
+func TestTraceEnginesSDPOR(t *testing.T) { compareTraceEngine(t, "sdpor") }
 
 // traceEngine makes an engine that reports the trace of each complete
 // execution; once: each trace is explored once.

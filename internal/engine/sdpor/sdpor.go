@@ -34,6 +34,17 @@
 // another operation on that channel, which the offer gives one more
 // outcome (taking it) while the outcomes it had stay (see package chans).
 //
+// Waiting channel operations need three more. A race of n with an event k
+// hides the races of n with the events ordered before n through k only
+// when n is known to be performable in k's place: a send on a full buffer
+// races with the receive that made room, but it is the earlier send that
+// filled the buffer that it can be reversed with. An operation that could
+// make a case of a taken offer ready (a close, a buffered value or room)
+// races with the operation that took the offer: before it, the offering
+// goroutine could have completed on its own. And a sleep-set blocked
+// execution analyses its waiting operations as one that ends does: the
+// sleep set may be what kept them waiting.
+//
 // Unlike dfs, the engine does not take silent channel steps at once: a race
 // may need another goroutine to move before one.
 package sdpor
@@ -189,7 +200,13 @@ func (e *Engine) Step(x *engine.Exec) engine.Decision {
 		sleep := e.childSleep()
 		i := slices.IndexFunc(opts, func(c engine.Choice) bool { return !holds(sleep, c) })
 		if i < 0 {
-			return engine.Decision{Verdict: engine.Drop} // sleep-set blocked
+			// Sleep-set blocked. The goroutines that wait still race
+			// with the events before, as at the end of any execution:
+			// one that only the sleeping letters' order kept waiting
+			// (a send on a buffer another goroutine filled) may have
+			// no other execution to reveal the race.
+			e.pending(x, -1)
+			return engine.Decision{Verdict: engine.Drop}
 		}
 		ch = opts[i]
 		var pend []pending
@@ -457,13 +474,63 @@ func (e *Engine) races(n *indep.Event, l *event.Label, j int, nc vclock) {
 		direct := true
 		for ki, k := range cands[:ci] { // the later candidates
 			r := &e.stack[k]
-			if r.clock.at(q.ev.G) > q.rank && e.raceDep(k, j, cands[:ki], n, l) {
+			if r.clock.at(q.ev.G) > q.rank && e.raceDep(k, j, cands[:ki], n, l) && e.surelyBefore(k, n, l) {
 				direct = false
 				break
 			}
 		}
 		if direct {
 			e.reverse(i, j, n, nc)
+		}
+	}
+	e.takenOffers(n, j, past, nc)
+}
+
+// surelyBefore reports whether n (operation l) is known to be performable
+// in place of stack[k] once the events after k that do not happen after it
+// are: only then does the race of n with stack[k] hide the races of n with
+// the events before k ordered before n through it. A channel operation
+// that can wait may not be: a send on a buffered channel that was full
+// before the receive at k made room, which it races with nonetheless (they
+// are dependent), cannot come first, while the earlier send that filled
+// the buffer can be reversed with it. Without the state of the channels
+// before k, n is known performable there only when its goroutine was
+// enabled at k already at n.
+func (e *Engine) surelyBefore(k int, n *indep.Event, l *event.Label) bool {
+	if op := chans.OpOf(l, n.G, chans.NoToken); !op.Blocking() {
+		return true
+	}
+	return e.lastOf(n.G) < k && slices.ContainsFunc(e.stack[k].opts, func(c engine.Choice) bool { return c.G == n.G })
+}
+
+// takenOffers reverses the races that n has with the takers of offers it
+// would have let complete on their own: an operation on a channel of a
+// waiting goroutine's offer (a close, a buffered value or room) may make
+// one of its cases ready, so that, had n come before the operation that
+// took the offer, the goroutine could have completed without its taker,
+// an event the execution does not have to race with. The taker and n are
+// independent: the race is through the wait they both decide.
+func (e *Engine) takenOffers(n *indep.Event, j int, past, nc vclock) {
+	if n.Silent || n.Effect != indep.Write || len(n.Chans) == 0 {
+		return
+	}
+	for _, o := range e.hb.offers {
+		if o >= j {
+			break
+		}
+		of := &e.stack[o].ev
+		if of.G == n.G || !slices.ContainsFunc(of.Chans, func(c chans.ID) bool { return slices.Contains(n.Chans, c) }) {
+			continue
+		}
+		for a := o + 1; a < j; a++ {
+			t := &e.stack[a]
+			if t.ev.Silent || t.ev.With != of.G+1 {
+				continue
+			}
+			if t.ev.G != n.G && past.at(t.ev.G) <= t.rank {
+				e.reverse(a, j, n, nc)
+			}
+			break
 		}
 	}
 }
@@ -591,6 +658,7 @@ type summary struct {
 	chans          map[chans.ID]*access
 	writes, awaits vclock
 	silent, takers map[int32]vclock
+	offers         []int // the indexes of the offers
 }
 
 type access struct {
@@ -603,6 +671,7 @@ func (h *summary) reset() {
 	h.obj, h.chans = map[int32]*access{}, map[chans.ID]*access{}
 	h.writes, h.awaits = nil, nil
 	h.silent, h.takers = map[int32]vclock{}, map[int32]vclock{}
+	h.offers = h.offers[:0]
 }
 
 func (h *summary) objAccess(o int32) *access {
@@ -650,6 +719,9 @@ func (h *summary) add(i int, n *indep.Event, c vclock) {
 		v := h.silent[n.G]
 		v.join(c)
 		h.silent[n.G] = v
+		if n.With == 0 {
+			h.offers = append(h.offers, i)
+		}
 	case n.With > 0:
 		v := h.takers[n.With-1]
 		v.join(c)
