@@ -144,6 +144,37 @@ func (m *Machine) Silent(g *engine.Goroutine) bool {
 	return false
 }
 
+// Choices appends to dst the choices of every goroutine that can move,
+// those of the goroutine that moved last first: an exploration that takes
+// the first choice switches goroutines as little as possible.
+func (m *Machine) Choices(x *engine.Exec, dst []engine.Choice) []engine.Choice {
+	add := func(g *engine.Goroutine) {
+		if g != nil && m.Enabled(x, g) {
+			dst = m.Options(g, dst)
+		}
+	}
+	if x.Last >= 0 {
+		add(x.G[x.Last])
+	}
+	for _, g := range x.G {
+		if g != nil && g.ID != x.Last {
+			add(g)
+		}
+	}
+	return dst
+}
+
+// Diverged is the decision of an engine that replays a prefix and finds
+// goroutine g's operation is not the recorded one: the program is not
+// deterministic.
+func Diverged(g int32) engine.Decision {
+	return engine.Failed(engine.Choice{G: -1}, &engine.Bug{
+		Kind:    engine.Nondeterminism,
+		Message: fmt.Sprintf("the program did something different when an execution was replayed (goroutine g%d): map iteration order, time, math/rand, or a goroutine not started with weft.Go?", g),
+		G:       g,
+	})
+}
+
 // Value returns the value that the object of operation l holds: a memory
 // or sync object's; the zero Value for other operations.
 func (m *Machine) Value(l *event.Label) event.Value {

@@ -10,8 +10,6 @@
 package dfs
 
 import (
-	"fmt"
-
 	"weft.dev/weft/internal/engine"
 	"weft.dev/weft/internal/event"
 	"weft.dev/weft/internal/indep"
@@ -80,7 +78,7 @@ func (e *Engine) Step(x *engine.Exec) engine.Decision {
 		ch = p.opts[p.i]
 		g := x.G[ch.G]
 		if g == nil || !e.m.Enabled(x, g) || p.lab.Kind != event.Invalid && !p.lab.SameOp(&g.Pending) {
-			return diverged(ch.G)
+			return interleave.Diverged(ch.G)
 		}
 		p.lab = g.Pending
 	} else {
@@ -112,29 +110,7 @@ func (e *Engine) options(x *engine.Exec) []engine.Choice {
 			return e.m.Options(g, nil)
 		}
 	}
-	var opts []engine.Choice
-	add := func(g *engine.Goroutine) {
-		if g != nil && e.m.Enabled(x, g) {
-			opts = e.m.Options(g, opts)
-		}
-	}
-	if x.Last >= 0 {
-		add(x.G[x.Last])
-	}
-	for _, g := range x.G {
-		if g != nil && g.ID != x.Last {
-			add(g)
-		}
-	}
-	return opts
-}
-
-func diverged(g int32) engine.Decision {
-	return engine.Failed(engine.Choice{G: -1}, &engine.Bug{
-		Kind:    engine.Nondeterminism,
-		Message: fmt.Sprintf("the program did something different when an execution was replayed (goroutine g%d): map iteration order, time, math/rand, or a goroutine not started with weft.Go?", g),
-		G:       g,
-	})
+	return e.m.Choices(x, nil)
 }
 
 // End implements engine.Engine.

@@ -36,8 +36,6 @@
 package mpor
 
 import (
-	"fmt"
-
 	"weft.dev/weft/internal/engine"
 	"weft.dev/weft/internal/event"
 	"weft.dev/weft/internal/indep"
@@ -110,11 +108,15 @@ func (e *Engine) Step(x *engine.Exec) engine.Decision {
 		ch = p.opts[p.i]
 		g := x.G[ch.G]
 		if g == nil || !e.m.Enabled(x, g) || p.lab.Kind != event.Invalid && !p.lab.SameOp(&g.Pending) {
-			return diverged(ch.G)
+			return interleave.Diverged(ch.G)
 		}
 		p.lab = g.Pending
 	} else {
-		all := e.options(x)
+		// Unlike dfs, silent channel steps are not taken at once: the
+		// quasi-monotonic interleaving of a trace may have them later,
+		// and they are independent of all but their partner (package
+		// indep).
+		all := e.m.Choices(x, nil)
 		if len(all) == 0 {
 			return engine.Decision{Verdict: engine.Stop}
 		}
@@ -168,35 +170,6 @@ func (e *Engine) advance(ev *indep.Event) {
 	}
 	e.last[ev.G] = *ev
 	e.covered[ev.G] = false
-}
-
-// options lists the enabled choices, the goroutine that moved last first.
-// Unlike dfs, it does not take silent channel steps at once: the
-// quasi-monotonic interleaving of a trace may have them later, and they
-// are independent of all but their partner (see package indep).
-func (e *Engine) options(x *engine.Exec) (opts []engine.Choice) {
-	add := func(g *engine.Goroutine) {
-		if g != nil && e.m.Enabled(x, g) {
-			opts = e.m.Options(g, opts)
-		}
-	}
-	if x.Last >= 0 {
-		add(x.G[x.Last])
-	}
-	for _, g := range x.G {
-		if g != nil && g.ID != x.Last {
-			add(g)
-		}
-	}
-	return opts
-}
-
-func diverged(g int32) engine.Decision {
-	return engine.Failed(engine.Choice{G: -1}, &engine.Bug{
-		Kind:    engine.Nondeterminism,
-		Message: fmt.Sprintf("the program did something different when an execution was replayed (goroutine g%d): map iteration order, time, math/rand, or a goroutine not started with weft.Go?", g),
-		G:       g,
-	})
 }
 
 // End implements engine.Engine.

@@ -50,7 +50,6 @@
 package sdpor
 
 import (
-	"fmt"
 	"slices"
 
 	"weft.dev/weft/internal/chans"
@@ -182,16 +181,19 @@ func (e *Engine) Step(x *engine.Exec) engine.Decision {
 		ch = p.opts[p.taken]
 		g := x.G[ch.G]
 		if g == nil || !e.m.Enabled(x, g) || p.lab.Kind != event.Invalid && !p.lab.SameOp(&g.Pending) {
-			return diverged(ch.G)
+			return interleave.Diverged(ch.G)
 		}
 		for _, q := range p.pend {
 			if h := x.G[q.g]; h == nil || !q.lab.SameOp(&h.Pending) {
-				return diverged(q.g)
+				return interleave.Diverged(q.g)
 			}
 		}
 		p.lab = g.Pending
 	} else {
-		opts := options(&e.m, x)
+		// Unlike dfs, silent channel steps are not taken at once: they
+		// are independent of all but their partner (package indep), and
+		// a race may need another goroutine to move before one.
+		opts := e.m.Choices(x, nil)
 		if len(opts) == 0 {
 			e.stopped = true
 			e.pending(x, -1)
@@ -256,28 +258,6 @@ func (e *Engine) childSleep() []letter {
 		}
 	}
 	return s
-}
-
-// options lists the enabled choices, the goroutine that moved last first.
-// Unlike dfs, it does not take silent channel steps at once: they are
-// independent of all but their partner (see package indep), and a race
-// may need another goroutine to move before one.
-func options(m *interleave.Machine, x *engine.Exec) []engine.Choice {
-	var opts []engine.Choice
-	add := func(g *engine.Goroutine) {
-		if g != nil && m.Enabled(x, g) {
-			opts = m.Options(g, opts)
-		}
-	}
-	if x.Last >= 0 {
-		add(x.G[x.Last])
-	}
-	for _, g := range x.G {
-		if g != nil && g.ID != x.Last {
-			add(g)
-		}
-	}
-	return opts
 }
 
 // reversible reports whether an operation l could be performed before an
@@ -595,14 +575,6 @@ func (e *Engine) pending(x *engine.Exec, skip int32) {
 		c = e.clockOf(&n, c[:0])
 		e.races(&n, &g.Pending, e.depth, c)
 	}
-}
-
-func diverged(g int32) engine.Decision {
-	return engine.Failed(engine.Choice{G: -1}, &engine.Bug{
-		Kind:    engine.Nondeterminism,
-		Message: fmt.Sprintf("the program did something different when an execution was replayed (goroutine g%d): map iteration order, time, math/rand, or a goroutine not started with weft.Go?", g),
-		G:       g,
-	})
 }
 
 // End implements engine.Engine.
