@@ -17,6 +17,7 @@ import (
 	"weft.dev/weft/internal/engine"
 	"weft.dev/weft/internal/event"
 	"weft.dev/weft/internal/indep"
+	"weft.dev/weft/internal/vclock"
 )
 
 // Machine is the state of one execution.
@@ -33,7 +34,7 @@ type Machine struct {
 	ch chans.State
 	// clocks holds the vector clock after each channel operation, by
 	// step: the operations that a later one synchronizes with.
-	clocks map[chans.Token]vclock
+	clocks map[chans.Token]vclock.Clock
 	// names holds the canonical name of the operation of each step, by
 	// which a channel operation names the partner it observed.
 	names []evID
@@ -42,17 +43,17 @@ type Machine struct {
 type object struct {
 	kind   event.ObjKind
 	val    event.Value
-	writer int32    // step that wrote val, -1 for the initial value
-	last   evID     // last event that wrote the location (for coherence)
-	clock  vclock   // synchronization carried by the location
-	lastW  access   // Var: last write
-	reads  []access // Var: reads since the last write
+	writer int32        // step that wrote val, -1 for the initial value
+	last   evID         // last event that wrote the location (for coherence)
+	clock  vclock.Clock // synchronization carried by the location
+	lastW  access       // Var: last write
+	reads  []access     // Var: reads since the last write
 }
 
 // access is a Var access for race detection.
 type access struct {
 	g     int32
-	clock uint32
+	clock int32
 	step  int32
 	kind  event.Kind
 }
@@ -63,7 +64,7 @@ type evID = class.Event
 var initial = class.Init
 
 type gstate struct {
-	vc vclock
+	vc vclock.Clock
 	// spin holds what the goroutine read since its last operation that
 	// did not only read (event.ReadOnly): a spin-loop iteration.
 	spin []spinRead
@@ -237,7 +238,7 @@ func (m *Machine) Perform(x *engine.Exec, g *engine.Goroutine, c engine.Choice) 
 	// Grow the goroutine states first: pointers into them stay valid below.
 	m.g(max(int32(len(x.G)), l.Arg+1) - 1)
 	gs := m.g(g.ID)
-	gs.vc.tick(g.ID)
+	gs.vc.Tick(g.ID)
 	me := evID{G: g.ID, N: g.Steps}
 	step := m.step
 	m.step++
@@ -250,7 +251,7 @@ func (m *Machine) Perform(x *engine.Exec, g *engine.Goroutine, c engine.Choice) 
 			return b
 		}
 		if l.OKind == event.Atomic {
-			gs.vc.join(o.clock)
+			gs.vc.Join(o.clock)
 		}
 		g.Result.V, g.Result.From = o.val, o.writer
 		m.rf(me, o.last)
@@ -263,11 +264,11 @@ func (m *Machine) Perform(x *engine.Exec, g *engine.Goroutine, c engine.Choice) 
 		v.N = l.Mask(v.N)
 		m.write(o, me, step, v)
 		if l.OKind == event.Atomic {
-			o.clock.set(gs.vc)
+			o.clock.Set(gs.vc)
 		}
 	case event.RMW, event.Lock, event.TryLock, event.SemAcquire, event.SemRelease, event.NotifyAdd, event.NotifyOne, event.NotifyAll:
 		o := m.obj(l)
-		gs.vc.join(o.clock)
+		gs.vc.Join(o.clock)
 		nv, writes, res := l.UpdateAlt(o.val, alt)
 		if l.Kind == event.NotifyOne {
 			m.class.Choice(me, int32(alt))
@@ -277,7 +278,7 @@ func (m *Machine) Perform(x *engine.Exec, g *engine.Goroutine, c engine.Choice) 
 		m.rf(me, o.last)
 		if writes {
 			m.write(o, me, step, nv)
-			o.clock.set(gs.vc)
+			o.clock.Set(gs.vc)
 		}
 	case event.Unlock:
 		o := m.obj(l)
@@ -286,17 +287,17 @@ func (m *Machine) Perform(x *engine.Exec, g *engine.Goroutine, c engine.Choice) 
 		}
 		m.rf(me, o.last)
 		m.write(o, me, step, event.Value{})
-		o.clock.set(gs.vc)
+		o.clock.Set(gs.vc)
 	case event.NotifyWait:
 		o := m.obj(l)
-		gs.vc.join(o.clock)
+		gs.vc.Join(o.clock)
 		g.Result.V, g.Result.From = o.val, o.writer
 		m.rf(me, o.last)
 	case event.Spawn:
-		m.g(l.Arg).vc.set(gs.vc)
+		m.g(l.Arg).vc.Set(gs.vc)
 		m.class.Spawn(g.ID, l.Arg)
 	case event.Join:
-		gs.vc.join(m.g(l.Arg).vc)
+		gs.vc.Join(m.g(l.Arg).vc)
 	case event.SymNew, event.SymEval, event.SymChoose:
 		res, err := m.Sym.Take(l, alt)
 		if err != nil {
@@ -309,12 +310,12 @@ func (m *Machine) Perform(x *engine.Exec, g *engine.Goroutine, c engine.Choice) 
 		op := chans.OpOf(l, g.ID, chans.Token(step))
 		r := m.ch.Apply(&op, chans.Decode(c.Alt, c.With))
 		if r.Sync != chans.NoToken {
-			gs.vc.join(m.clocks[r.Sync])
+			gs.vc.Join(m.clocks[r.Sync])
 		}
 		if m.clocks == nil {
-			m.clocks = map[chans.Token]vclock{}
+			m.clocks = map[chans.Token]vclock.Clock{}
 		}
-		m.clocks[chans.Token(step)] = append(vclock(nil), gs.vc...)
+		m.clocks[chans.Token(step)] = append(vclock.Clock(nil), gs.vc...)
 		if !r.Wait {
 			m.class.Observe(me, m.observation(&op, &r))
 		}
@@ -383,8 +384,8 @@ func (m *Machine) race(o *object, gs *gstate, id, step int32, l *event.Label) *e
 	if o.kind != event.VarObj {
 		return nil
 	}
-	cur := access{g: id, clock: gs.vc.at(id), step: step, kind: l.Kind}
-	if w := o.lastW; w.g >= 0 && w.g != id && w.clock > gs.vc.at(w.g) {
+	cur := access{g: id, clock: gs.vc.At(id), step: step, kind: l.Kind}
+	if w := o.lastW; w.g >= 0 && w.g != id && w.clock > gs.vc.At(w.g) {
 		return raceBug(l, cur, w)
 	}
 	if l.Kind == event.Load {
@@ -398,7 +399,7 @@ func (m *Machine) race(o *object, gs *gstate, id, step int32, l *event.Label) *e
 		return nil
 	}
 	for _, r := range o.reads {
-		if r.g != id && r.clock > gs.vc.at(r.g) {
+		if r.g != id && r.clock > gs.vc.At(r.g) {
 			return raceBug(l, cur, r)
 		}
 	}
@@ -422,33 +423,3 @@ func raceBug(l *event.Label, cur, prev access) *engine.Bug {
 }
 
 func objName(l *event.Label) string { return fmt.Sprintf("%s#%d", l.OKind, l.Obj) }
-
-// vclock is a vector clock indexed by goroutine id.
-type vclock []uint32
-
-func (v *vclock) tick(id int32) {
-	for int(id) >= len(*v) {
-		*v = append(*v, 0)
-	}
-	(*v)[id]++
-}
-
-func (v vclock) at(id int32) uint32 {
-	if int(id) < len(v) {
-		return v[id]
-	}
-	return 0
-}
-
-func (v *vclock) join(w vclock) {
-	for len(*v) < len(w) {
-		*v = append(*v, 0)
-	}
-	for i, c := range w {
-		if c > (*v)[i] {
-			(*v)[i] = c
-		}
-	}
-}
-
-func (v *vclock) set(w vclock) { *v = append((*v)[:0], w...) }

@@ -57,6 +57,7 @@ import (
 	"weft.dev/weft/internal/event"
 	"weft.dev/weft/internal/indep"
 	"weft.dev/weft/internal/interleave"
+	"weft.dev/weft/internal/vclock"
 )
 
 // Engine explores every trace at least once.
@@ -69,7 +70,7 @@ type Engine struct {
 	stopped bool // Step returned Stop in this execution
 	// clocks holds, by goroutine, the clock of its last event in the
 	// running execution.
-	clocks []vclock
+	clocks []vclock.Clock
 	// last holds, by goroutine, the index in stack of its last event in
 	// the running execution, or -1.
 	last []int
@@ -109,9 +110,9 @@ type point struct {
 	sleep     []letter // the sleep set on arrival
 	// The event taken, for the races.
 	ev    indep.Event
-	pre   event.Value // the value of its object before it
-	rank  int32       // its rank in its goroutine
-	clock vclock      // the events it happens after (itself included), by goroutine
+	pre   event.Value  // the value of its object before it
+	rank  int32        // its rank in its goroutine
+	clock vclock.Clock // the events it happens after (itself included), by goroutine
 }
 
 // New returns an sdpor engine.
@@ -299,7 +300,7 @@ func (e *Engine) raceDep(i, j int, later []int, n *indep.Event, l *event.Label) 
 	// one of the later candidates.
 	for _, k := range later {
 		r := &e.stack[k]
-		if r.ev.G != n.G && r.clock.at(q.ev.G) <= q.rank && indep.Dependent(&r.ev, n) {
+		if r.ev.G != n.G && r.clock.At(q.ev.G) <= q.rank && indep.Dependent(&r.ev, n) {
 			return true
 		}
 	}
@@ -311,7 +312,7 @@ func (e *Engine) raceDep(i, j int, later []int, n *indep.Event, l *event.Label) 
 // object (writes only, for a read) down to the first that happens before
 // n and writes, which every earlier access of the object happens before;
 // those on its channels; all, for Yield's wait.
-func (e *Engine) candidates(n *indep.Event, j int, past vclock) []int {
+func (e *Engine) candidates(n *indep.Event, j int, past vclock.Clock) []int {
 	h := &e.hb
 	var cs []int
 	switch {
@@ -332,7 +333,7 @@ func (e *Engine) candidates(n *indep.Event, j int, past vclock) []int {
 					continue
 				}
 				q := &e.stack[i]
-				if q.ev.Effect == indep.Write && (q.ev.G == n.G || past.at(q.ev.G) > q.rank) {
+				if q.ev.Effect == indep.Write && (q.ev.G == n.G || past.At(q.ev.G) > q.rank) {
 					break
 				}
 				cs = append(cs, i)
@@ -377,40 +378,40 @@ func offers(a, b *indep.Event) bool {
 
 // clockOf computes into dst the clock of event n: its goroutine's previous
 // events and the events it depends on (happens-before).
-func (e *Engine) clockOf(n *indep.Event, dst vclock) vclock {
+func (e *Engine) clockOf(n *indep.Event, dst vclock.Clock) vclock.Clock {
 	dst = append(dst, e.clock(n.G)...)
-	dst.tick(n.G)
+	dst.Tick(n.G)
 	h := &e.hb
 	switch {
 	case n.Silent:
-		dst.join(h.takers[n.G])
+		dst.Join(h.takers[n.G])
 		return dst
 	case n.Obj >= 0 && n.Effect == indep.Write:
-		dst.join(h.objAccess(n.Obj).all)
-		dst.join(h.awaits)
+		dst.Join(h.objAccess(n.Obj).all)
+		dst.Join(h.awaits)
 	case n.Obj >= 0 && n.Effect == indep.Read:
-		dst.join(h.objAccess(n.Obj).writes)
+		dst.Join(h.objAccess(n.Obj).writes)
 	}
 	for _, c := range n.Chans {
 		if n.Effect == indep.Write {
-			dst.join(h.chanAccess(c).all)
+			dst.Join(h.chanAccess(c).all)
 		} else {
-			dst.join(h.chanAccess(c).writes)
+			dst.Join(h.chanAccess(c).writes)
 		}
 	}
 	if n.With > 0 {
-		dst.join(h.silent[n.With-1])
+		dst.Join(h.silent[n.With-1])
 	}
 	switch {
 	case n.Kind == event.Join:
-		dst.join(e.clock(n.Arg))
+		dst.Join(e.clock(n.Arg))
 	case n.Kind == event.Block && n.Arg == event.Await:
-		dst.join(h.writes)
+		dst.Join(h.writes)
 	}
 	return dst
 }
 
-func (e *Engine) clock(g int32) vclock {
+func (e *Engine) clock(g int32) vclock.Clock {
 	if int(g) < len(e.clocks) {
 		return e.clocks[g]
 	}
@@ -431,7 +432,7 @@ func (e *Engine) setLast(g int32, i int) {
 	e.last[g] = i
 }
 
-func (e *Engine) setClock(g int32, c vclock) {
+func (e *Engine) setClock(g int32, c vclock.Clock) {
 	for int(g) >= len(e.clocks) {
 		e.clocks = append(e.clocks, nil)
 	}
@@ -440,12 +441,12 @@ func (e *Engine) setClock(g int32, c vclock) {
 
 // races finds the races of event n (operation l, clock nc) with the events
 // of stack[:j], and adds to the backtrack sets what reverses them.
-func (e *Engine) races(n *indep.Event, l *event.Label, j int, nc vclock) {
+func (e *Engine) races(n *indep.Event, l *event.Label, j int, nc vclock.Clock) {
 	past := e.clock(n.G) // before n
 	cands := e.candidates(n, j, past)
 	for ci, i := range cands {
 		q := &e.stack[i]
-		if q.ev.G == n.G || past.at(q.ev.G) > q.rank {
+		if q.ev.G == n.G || past.At(q.ev.G) > q.rank {
 			continue
 		}
 		if !e.raceDep(i, j, cands[:ci], n, l) {
@@ -454,7 +455,7 @@ func (e *Engine) races(n *indep.Event, l *event.Label, j int, nc vclock) {
 		direct := true
 		for ki, k := range cands[:ci] { // the later candidates
 			r := &e.stack[k]
-			if r.clock.at(q.ev.G) > q.rank && e.raceDep(k, j, cands[:ki], n, l) && e.surelyBefore(k, n, l) {
+			if r.clock.At(q.ev.G) > q.rank && e.raceDep(k, j, cands[:ki], n, l) && e.surelyBefore(k, n, l) {
 				direct = false
 				break
 			}
@@ -490,7 +491,7 @@ func (e *Engine) surelyBefore(k int, n *indep.Event, l *event.Label) bool {
 // took the offer, the goroutine could have completed without its taker,
 // an event the execution does not have to race with. The taker and n are
 // independent: the race is through the wait they both decide.
-func (e *Engine) takenOffers(n *indep.Event, j int, past, nc vclock) {
+func (e *Engine) takenOffers(n *indep.Event, j int, past, nc vclock.Clock) {
 	if n.Silent || n.Effect != indep.Write || len(n.Chans) == 0 {
 		return
 	}
@@ -507,7 +508,7 @@ func (e *Engine) takenOffers(n *indep.Event, j int, past, nc vclock) {
 			if t.ev.Silent || t.ev.With != of.G+1 {
 				continue
 			}
-			if t.ev.G != n.G && past.at(t.ev.G) <= t.rank {
+			if t.ev.G != n.G && past.At(t.ev.G) <= t.rank {
 				e.reverse(a, j, n, nc)
 			}
 			break
@@ -518,18 +519,18 @@ func (e *Engine) takenOffers(n *indep.Event, j int, past, nc vclock) {
 // reverse adds to the backtrack set of stack[i] an initial of the events
 // after stack[i] (up to j, then n) that do not happen after it, unless it
 // holds one already.
-func (e *Engine) reverse(i, j int, n *indep.Event, nc vclock) {
+func (e *Engine) reverse(i, j int, n *indep.Event, nc vclock.Clock) {
 	q := &e.stack[i]
 	var initials []int32
 	var seen []int32 // goroutines met in v
-	consider := func(g int32, c vclock, self int) {
+	consider := func(g int32, c vclock.Clock, self int) {
 		if slices.Contains(seen, g) {
 			return
 		}
 		seen = append(seen, g)
 		for k := i + 1; k < self; k++ {
 			r := &e.stack[k]
-			if r.clock.at(q.ev.G) <= q.rank && c.at(r.ev.G) > r.rank {
+			if r.clock.At(q.ev.G) <= q.rank && c.At(r.ev.G) > r.rank {
 				return
 			}
 		}
@@ -537,7 +538,7 @@ func (e *Engine) reverse(i, j int, n *indep.Event, nc vclock) {
 	}
 	for k := i + 1; k < j; k++ {
 		r := &e.stack[k]
-		if r.clock.at(q.ev.G) > q.rank {
+		if r.clock.At(q.ev.G) > q.rank {
 			continue // happens after q: not in v
 		}
 		consider(r.ev.G, r.clock, k)
@@ -566,7 +567,7 @@ func (e *Engine) reverse(i, j int, n *indep.Event, nc vclock) {
 // to perform at the end of the execution, as if each were performed last;
 // skip is a goroutine whose pending operation is not known.
 func (e *Engine) pending(x *engine.Exec, skip int32) {
-	var c vclock
+	var c vclock.Clock
 	for _, g := range x.G {
 		if g == nil || g.Status != engine.Ready || g.ID == skip || g.Pending.Kind == event.Invalid {
 			continue
@@ -628,13 +629,13 @@ func (e *Engine) Exhaustive() bool { return true }
 type summary struct {
 	obj            map[int32]*access
 	chans          map[chans.ID]*access
-	writes, awaits vclock
-	silent, takers map[int32]vclock
+	writes, awaits vclock.Clock
+	silent, takers map[int32]vclock.Clock
 	offers         []int // the indexes of the offers
 }
 
 type access struct {
-	all, writes vclock
+	all, writes vclock.Clock
 	events      []int
 	writeEvents []int // objects only
 }
@@ -642,7 +643,7 @@ type access struct {
 func (h *summary) reset() {
 	h.obj, h.chans = map[int32]*access{}, map[chans.ID]*access{}
 	h.writes, h.awaits = nil, nil
-	h.silent, h.takers = map[int32]vclock{}, map[int32]vclock{}
+	h.silent, h.takers = map[int32]vclock.Clock{}, map[int32]vclock.Clock{}
 	h.offers = h.offers[:0]
 }
 
@@ -665,13 +666,13 @@ func (h *summary) chanAccess(c chans.ID) *access {
 }
 
 // add records event n of clock c, at index i.
-func (h *summary) add(i int, n *indep.Event, c vclock) {
+func (h *summary) add(i int, n *indep.Event, c vclock.Clock) {
 	if n.Obj >= 0 {
 		a := h.objAccess(n.Obj)
-		a.all.join(c)
+		a.all.Join(c)
 		if n.Effect == indep.Write {
-			a.writes.join(c)
-			h.writes.join(c)
+			a.writes.Join(c)
+			h.writes.Join(c)
 			a.writeEvents = append(a.writeEvents, i)
 		}
 		a.events = append(a.events, i)
@@ -679,9 +680,9 @@ func (h *summary) add(i int, n *indep.Event, c vclock) {
 	for _, ch := range n.Chans {
 		a := h.chanAccess(ch)
 		if !n.Silent {
-			a.all.join(c)
+			a.all.Join(c)
 			if n.Effect == indep.Write {
-				a.writes.join(c)
+				a.writes.Join(c)
 			}
 		}
 		a.events = append(a.events, i)
@@ -689,46 +690,17 @@ func (h *summary) add(i int, n *indep.Event, c vclock) {
 	switch {
 	case n.Silent:
 		v := h.silent[n.G]
-		v.join(c)
+		v.Join(c)
 		h.silent[n.G] = v
 		if n.With == 0 {
 			h.offers = append(h.offers, i)
 		}
 	case n.With > 0:
 		v := h.takers[n.With-1]
-		v.join(c)
+		v.Join(c)
 		h.takers[n.With-1] = v
 	}
 	if n.Kind == event.Block && n.Arg == event.Await {
-		h.awaits.join(c)
-	}
-}
-
-// vclock is a vector clock indexed by goroutine id: how many of each
-// goroutine's events happen before (or are) an event.
-type vclock []int32
-
-func (v *vclock) tick(id int32) {
-	for int(id) >= len(*v) {
-		*v = append(*v, 0)
-	}
-	(*v)[id]++
-}
-
-func (v vclock) at(id int32) int32 {
-	if int(id) < len(v) {
-		return v[id]
-	}
-	return 0
-}
-
-func (v *vclock) join(w vclock) {
-	for len(*v) < len(w) {
-		*v = append(*v, 0)
-	}
-	for i, c := range w {
-		if c > (*v)[i] {
-			(*v)[i] = c
-		}
+		h.awaits.Join(c)
 	}
 }
