@@ -852,70 +852,42 @@ func TestAllBugsKinds(t *testing.T) {
 	}
 }
 
+// regressions are programs, shrunk from random ones, on which condpor once
+// disagreed with dfs, with what it did wrong.
+var regressions = []struct{ name, what, prog string }{
+	// The revisit that repairs two updates of one write leaves the
+	// revisited select or wait with no outcome that reads the revisiting
+	// write, but with one that reads an older write (g2's default before
+	// g1's send), or another write of the revisiting operation (the room
+	// g1's receive makes).
+	{"repairedSelectDefault", "a class missed", "locs: 3\ng1: [send 2 1]\ng2: [select 1 1 2]\ng3: [select 1 2 2]\n"},
+	{"repairedSelectRoom", "a class missed", "locs: 2\ng1: [select 0 0 1]\ng2: [select 1 0 2] [select 1 2 0]\n"},
+	{"sendBeforeClose", "a deadlock missed: g2's send, which panics after g1's close, may come before g1's send, where the channel has room: g1's send then waits for good",
+		"locs: 2\ng1: [send 1 2] [close 1 1] [select 0 2 1]\ng2: [send 1 1]\n"},
+	{"forcedRepair", "a panic missed: the revisit that repairs g3's send before g2's deleted g2's forced wait, which a placeholder stands for, and was refused as not maximal",
+		"locs: 2\ng1: [select 0 2 2]\ng2: [send 1 1] [recv 0 0]\ng3: [send 0 2] [select 1 0 2] [close 1 0]\n"},
+	{"panicsHideDeadlock", "the panics found but not dfs's deadlock, where g4 waits on c1 forever in the executions without a panic: a wait left waiting by a revisit stood where it was in the order of addition, and the close that makes it ready could not revisit it without deleting the write it waited after",
+		"locs: 2\ng1: [close 0 2]\ng2: [select 0 2 2] [recv 0 0]\ng3: [select 0 2 1] [send 0 2]\ng4: [recv 1 1]\n"},
+}
+
+// TestRegressions compares condpor with dfs on the programs of regressions.
+func TestRegressions(t *testing.T) {
+	for _, r := range regressions {
+		t.Run(r.name, func(t *testing.T) {
+			p, err := progtest.Parse(r.prog)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !differential(t, p) {
+				t.Fatalf("not compared (once: %s)", r.what)
+			}
+		})
+	}
+}
+
 // TestDifferentialAwait compares condpor with dfs on programs whose
 // goroutines wait in spin loops (weft.Yield) for values others store: the
 // same classes, each once, and the same goroutines spinning forever.
-// TestRepairedSelect holds programs on which condpor missed a class: the
-// revisit that repairs two updates of one write leaves the revisited select
-// or wait with no outcome that reads the revisiting write, but with one
-// that reads an older write (g2's default before g1's send), or another
-// write of the revisiting operation (the room g1's receive makes).
-func TestRepairedSelect(t *testing.T) {
-	for _, prog := range []string{
-		"locs: 3\ng1: [send 2 1]\ng2: [select 1 1 2]\ng3: [select 1 2 2]\n",
-		"locs: 2\ng1: [select 0 0 1]\ng2: [select 1 0 2] [select 1 2 0]\n",
-	} {
-		p, err := progtest.Parse(prog)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !differential(t, p) {
-			t.Fatal("not compared")
-		}
-	}
-}
-
-// TestSendBeforeClose is a program on which condpor missed a deadlock: g2's
-// send, which panics after g1's close, may come before g1's send, where
-// the channel has room: g1's send then waits for good.
-func TestSendBeforeClose(t *testing.T) {
-	p, err := progtest.Parse("locs: 2\ng1: [send 1 2] [close 1 1] [select 0 2 1]\ng2: [send 1 1]\n")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !differential(t, p) {
-		t.Fatal("not compared")
-	}
-}
-
-// TestForcedRepair is a program on which condpor missed a panic: the
-// revisit that repairs g3's send before g2's deleted g2's forced wait,
-// which a placeholder stands for, and was refused as not maximal.
-func TestForcedRepair(t *testing.T) {
-	p, err := progtest.Parse("locs: 2\ng1: [select 0 2 2]\ng2: [send 1 1] [recv 0 0]\ng3: [send 0 2] [select 1 0 2] [close 1 0]\n")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !differential(t, p) {
-		t.Fatal("not compared")
-	}
-}
-
-// TestPanicsHideDeadlock is a program on which condpor found the panics
-// but not dfs's deadlock, where g4 waits on c1 forever in the executions
-// without a panic: a wait left waiting by a revisit stood where it was in
-// the order of addition, and the close that makes it ready could not
-// revisit it without deleting the write it waited after.
-func TestPanicsHideDeadlock(t *testing.T) {
-	p, err := progtest.Parse("locs: 2\ng1: [close 0 2]\ng2: [select 0 2 2] [recv 0 0]\ng3: [select 0 2 1] [send 0 2]\ng4: [recv 1 1]\n")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !differential(t, p) {
-		t.Fatal("not compared")
-	}
-}
-
 func TestDifferentialAwait(t *testing.T) {
 	rng := rand.New(rand.NewPCG(19, 20))
 	kinds := []progtest.OpKind{progtest.Load, progtest.Store, progtest.Add, progtest.CAS, progtest.Await, progtest.Assert, progtest.Lock, progtest.Unlock}
