@@ -453,11 +453,10 @@ type builder struct {
 	check  bool // check that what the operation reads is consistent
 	done   []rd // the reads so far
 	items  int  // the frame's alternatives before the operation's
-	// after, with hasAfter, is the write whose backward revisit places
-	// the operation: its reads of that location read after it, and
-	// reading an older write is another graph's.
-	after    graph.Pos
-	hasAfter bool
+	// after is the write whose backward revisit places the operation, or
+	// Init: its reads of that location read after it, and reading an
+	// older write is another graph's.
+	after graph.Pos
 }
 
 // rd is a read of the operation: its event and the write it reads.
@@ -551,7 +550,7 @@ func (b *builder) read1(loc int32, ro readOpts) rd {
 	if ro.hasUpTo {
 		rf = ro.upTo
 	}
-	if ro.free && !ro.hasT && !ro.forced && !ro.joins && !(b.hasAfter && loc == g.Ev(b.after).Loc) {
+	if ro.free && !ro.hasT && !ro.forced && !ro.joins && !(!b.after.IsInit() && loc == g.Ev(b.after).Loc) {
 		cands := b.e.coherent(g, loc, b.base)
 		if ro.hasUpTo {
 			cands = cands[:slices.Index(cands, rf)+1]
@@ -657,25 +656,30 @@ func (b *builder) finish() buildStatus {
 // in the graph keep what they read; new ones read the latest writes, or
 // those opt says.
 func (e *Engine) build(f *frame, o *cop, opt option) (chans.Result, buildStatus) {
-	b := &builder{e: e, f: f, g: f.g, o: o, i: o.lead.I, opt: opt}
-	b.base, _ = baseView(f.g, o.t)
-	return e.buildWith(b)
+	return e.buildWith(e.newBuilder(f, o, opt))
 }
 
 // rebuild is build for an alternative or a revisit, whose reads may read
 // writes that no single point in time shows: such an outcome is not
 // possible.
 func (e *Engine) rebuild(f *frame, o *cop, opt option) (chans.Result, buildStatus) {
-	b := &builder{e: e, f: f, g: f.g, o: o, i: o.lead.I, opt: opt, check: true}
-	b.base, _ = baseView(f.g, o.t)
+	b := e.newBuilder(f, o, opt)
+	b.check = true
 	return e.buildWith(b)
 }
 
 // rebuildAfter is rebuild for the backward revisit by w.
 func (e *Engine) rebuildAfter(f *frame, o *cop, opt option, w graph.Pos) (chans.Result, buildStatus) {
-	b := &builder{e: e, f: f, g: f.g, o: o, i: o.lead.I, opt: opt, check: true, after: w, hasAfter: true}
-	b.base, _ = baseView(f.g, o.t)
+	b := e.newBuilder(f, o, opt)
+	b.check, b.after = true, w
 	return e.buildWith(b)
+}
+
+// newBuilder returns a builder of o with outcome opt in frame f.
+func (e *Engine) newBuilder(f *frame, o *cop, opt option) *builder {
+	b := &builder{e: e, f: f, g: f.g, o: o, i: o.lead.I, opt: opt, after: graph.Init}
+	b.base, _ = baseView(f.g, o.t)
+	return b
 }
 
 // buildWith is build with the builder b. An outcome that turns out not

@@ -398,7 +398,9 @@ func (e *Engine) backwardChoice(parent, child *frame, it item) bool {
 		c.RemoveEvent(graph.Pos{T: lead.T, I: i})
 	}
 	o := newCop(lead.T, lab, lead)
-	opts := e.options(view{g: c}, o, false, nil, nil)
+	v := view{g: c}
+	base, _ := baseView(c, lead.T)
+	opts := e.options(v, o, false, nil, nil)
 	var cands []option
 	if it.opt != nil {
 		cands = append(cands, *it.opt)
@@ -410,9 +412,8 @@ func (e *Engine) backwardChoice(parent, child *frame, it item) bool {
 			// A rendezvous with w's offer on a channel that a close added
 			// before the operation closed goes before that close: the
 			// close is kept, not read.
-			if ci := e.info(c, o.op.Cases[opt.out.Case].Chan); ci != nil && (view{g: c}).closed(ci) {
-				base, _ := baseView(c, lead.T)
-				opt.beforeClose = !graph.InView(base, c.Locs[ci.cl].Co[len(c.Locs[ci.cl].Co)-1])
+			if ci := e.info(c, o.op.Cases[opt.out.Case].Chan); ci != nil && v.closed(ci) {
+				opt.beforeClose = !graph.InView(base, v.last(ci.cl))
 			}
 		}
 		opt.stealBack = it.stealBack
@@ -426,8 +427,7 @@ func (e *Engine) backwardChoice(parent, child *frame, it item) bool {
 		// A close added before the operation is never revisited by it:
 		// the outcomes that go before that close and read w are reached
 		// from here only.
-		base, _ := baseView(c, lead.T)
-		for _, opt := range e.options(view{g: c}, o, true, base, nil) {
+		for _, opt := range e.options(v, o, true, base, nil) {
 			if opt.beforeClose && !opt.steal && !opt.stealBack && !opt.hasMain && slices.Contains(e.dryReads(child, o, opt), w) {
 				cands = append(cands, opt)
 			}
@@ -440,9 +440,8 @@ func (e *Engine) backwardChoice(parent, child *frame, it item) bool {
 		// builder.finish): those outcomes that read another write of
 		// w's operation, or older writes (its default, before what made
 		// another case ready), are reached from here only.
-		base, _ := baseView(c, lead.T)
 		ofW := func(q graph.Pos) bool { return sameOp(c, q, w) }
-		for _, opt := range e.options(view{g: c}, o, true, base, nil) {
+		for _, opt := range e.options(v, o, true, base, nil) {
 			if !opt.plain() || slices.ContainsFunc(e.dryReads(child, o, opt), ofW) {
 				cands = append(cands, opt)
 			}
@@ -531,8 +530,8 @@ func revisited(g *graph.Graph, p graph.Pos, kept func(graph.Pos) bool) bool {
 // dryReads returns the writes the channel operation o would read with
 // option opt, without adding its events.
 func (e *Engine) dryReads(f *frame, o *cop, opt option) []graph.Pos {
-	b := &builder{e: e, f: f, g: f.g, o: o, i: o.lead.I, opt: opt, dry: true}
-	b.base, _ = baseView(f.g, o.t)
+	b := e.newBuilder(f, o, opt)
+	b.dry = true
 	e.buildWith(b)
 	out := make([]graph.Pos, len(b.done))
 	for i, r := range b.done {
