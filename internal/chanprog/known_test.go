@@ -299,7 +299,7 @@ var known = []struct {
 	},
 	{
 		"selectSendThenAssert", propVerdict,
-		"(s9/p4685, shrunk) a false no bug: dfs's failed assert, where g0's non-blocking select comes after g1 received g2's 1 from c2 and sent 2 on c0, and receives that 2; the default engine never places the select, added first, after both (open)",
+		"(s9/p4685, shrunk) a false no bug: dfs's failed assert, where g0's non-blocking select comes after g1 received g2's 1 from c2 and sent 2 on c0, and receives that 2; the default engine never placed the select, added first, after both: the select taking c1 where it stood is not maximal, so nothing revisits it, and the revisit by g2's send that orders the two sends on c2 found no possible outcome there; fixed: the select then waits after g2's send, where g1's send on c0 revisits it",
 		prog(chans(1, 1, 1), nil,
 			block(sel(true, Case{Reg: 2, Body: block(assertS(Cond{Kind: Ne, Reg: 2, Const: 2}))}, Case{Send: true, Chan: 2, Val: K(2)}, Case{Send: true, Chan: 1, Val: R(2, 1)})),
 			block(Stmt{Kind: Recv, Chan: 2}, Stmt{Kind: Send, Val: R(0, 1)}),
@@ -307,7 +307,7 @@ var known = []struct {
 	},
 	{
 		"selectSendAfterClose", propKinds,
-		"(s10/p1658, shrunk) the default engine finds the leak but not the panic of g0's select sending after g1 received the 1 and closed c0 (open)",
+		"(s10/p1658, shrunk) the default engine found the leak but not the panic of g0's select sending after g1 received the 1 and closed c0; fixed as selectSendThenAssert",
 		prog(chans(2), nil,
 			block(send(0, 1), sel(true, Case{Reg: 1, OK: true}, Case{Send: true, Val: K(1)})),
 			block(Stmt{Kind: Recv, Reg: 2}, closeC(0))),
@@ -332,9 +332,7 @@ var known = []struct {
 
 // stillOpen names the known mismatches weft still fails.
 var stillOpen = map[string]bool{
-	"selectSendAfterClose":         true,
 	"defaultSendThenCloseDeadlock": true,
-	"selectSendThenAssert":         true,
 	"sendBeforeCloseWhenFull":      true,
 	"twoSelectsTwice":              true,
 	"unbufferedLoopsTwice":         true,

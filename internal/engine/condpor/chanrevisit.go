@@ -453,14 +453,11 @@ func (e *Engine) backwardChoice(parent, child *frame, it item) bool {
 		c.RemoveEvent(lead)
 		return true
 	}
+	saved := *c.Ev(lead)
 	if len(cands) == 0 {
 		// It waits after w's prefix (see below): the write that lets it
 		// go later must not delete w's.
-		ev := *c.Ev(lead)
-		c.RemoveEvent(lead)
-		ev.Outcome, ev.With, ev.RF, ev.AddedMax = blockedMark, 0, w, true
-		c.Add(lead.T, ev, false)
-		return c.Acyclic(lead)
+		return waitAfter(c, lead, saved, w)
 	}
 	// The operation now comes after w's prefix in the order of addition
 	// too, so that a later revisit of it by a write of another location
@@ -468,24 +465,48 @@ func (e *Engine) backwardChoice(parent, child *frame, it item) bool {
 	// one revisit alone cannot all place before it
 	// (defaultAfterRecvAndClose in package chanprog).
 	c.RemoveEvent(lead)
-	switch _, st := e.rebuildAfter(child, o, cands[0], w); st {
-	case conflict:
-		child.repair = true
-		return false
-	case invalid:
-		return false
-	}
-	if _, ok := readsFrom(c, lead, w); !ok && !repair {
-		return false // the case reads another write: that write's revisit
-	}
-	c.Ev(lead).AddedMax = len(opts) > 0 && opts[0].out == cands[0].out
-	for _, opt := range cands[1:] {
-		alt := item{kind: backward, a: it.a, b: w, alt: opt.out.Alt(), with: opt.out.With1(), hasOut: true}
-		if !opt.plain() {
-			alt.opt = &opt
+	for i, cand := range cands {
+		switch _, st := e.rebuildAfter(child, o, cand, w); st {
+		case conflict:
+			child.repair = true
+			return false
+		case invalid:
+			continue
 		}
-		parent.items = append(parent.items, alt)
+		if _, ok := readsFrom(c, lead, w); !ok && !repair {
+			return false // the case reads another write: that write's revisit
+		}
+		c.Ev(lead).AddedMax = len(opts) > 0 && opts[0].out == cand.out
+		for _, opt := range cands[i+1:] {
+			alt := item{kind: backward, a: it.a, b: w, alt: opt.out.Alt(), with: opt.out.With1(), hasOut: true}
+			if !opt.plain() {
+				alt.opt = &opt
+			}
+			parent.items = append(parent.items, alt)
+		}
+		return c.Acyclic(lead)
 	}
+	if repair {
+		// None of the outcomes that order the conflict's updates is
+		// possible here (a default before what made another case ready,
+		// when that case was ready already): it waits after w's prefix,
+		// so that the writes that let it go later revisit it there
+		// (selectSendThenAssert in package chanprog). Its outcomes that
+		// read none of w's writes are taken where it stood, but a
+		// choice that was not maximal there is revisited by nothing.
+		return waitAfter(c, lead, saved, w)
+	}
+	return false
+}
+
+// waitAfter places the operation whose choice event ev was at lead in
+// graph c after w's prefix, waiting (blockedMark).
+func waitAfter(c *graph.Graph, lead graph.Pos, ev graph.Event, w graph.Pos) bool {
+	if c.Has(lead) {
+		c.RemoveEvent(lead)
+	}
+	ev.Outcome, ev.With, ev.RF, ev.AddedMax = blockedMark, 0, w, true
+	c.Add(lead.T, ev, false)
 	return c.Acyclic(lead)
 }
 
