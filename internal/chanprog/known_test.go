@@ -328,6 +328,14 @@ var known = []struct {
 			block(Stmt{Kind: Range, Reg: 2, N: 2}),
 			block(send(0, 2), send(0, 3), closeC(0))),
 	},
+	{
+		"closedOrBuffered", propClasses,
+		"(s9/p36, shrunk) the default engine missed g2's second select receiving c1's close after g1 took the 3: the select reads two writes added after it (g1's receive count, g0's close of c1), and the revisit by either alone found no possible outcome; fixed: it then waits after that write's prefix, where the other revisits it",
+		prog(chans(0, 1), nil,
+			block(closeC(0), send(1, 2), send(1, 3), closeC(1)),
+			block(Stmt{Kind: Recv, Chan: 1}),
+			block(Stmt{Kind: For, N: 2, Body: block(sel(false, Case{OK: true}, Case{Chan: 1, Reg: 1, OK: true}))})),
+	},
 }
 
 // stillOpen names the known mismatches weft still fails.

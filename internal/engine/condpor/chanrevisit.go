@@ -486,17 +486,15 @@ func (e *Engine) backwardChoice(parent, child *frame, it item) bool {
 		}
 		return c.Acyclic(lead)
 	}
-	if repair {
-		// None of the outcomes that order the conflict's updates is
-		// possible here (a default before what made another case ready,
-		// when that case was ready already): it waits after w's prefix,
-		// so that the writes that let it go later revisit it there
-		// (selectSendThenAssert in package chanprog). Its outcomes that
-		// read none of w's writes are taken where it stood, but a
-		// choice that was not maximal there is revisited by nothing.
-		return waitAfter(c, lead, saved, w)
-	}
-	return false
+	// None of its outcomes is possible after w's prefix: the one it had
+	// needs another write too (a close that makes its case ready, added
+	// after it like w), or it defaulted before what w orders after it
+	// (a conflict's repair). It waits after w's prefix, so that the
+	// writes added later that let it go revisit it there with w kept
+	// (selectSendThenAssert, closedOrBuffered in package chanprog); if
+	// none does, the execution is stranded, not counted. Its outcomes
+	// that read none of w's writes are taken where it stood.
+	return waitAfter(c, lead, saved, w)
 }
 
 // waitAfter places the operation whose choice event ev was at lead in
