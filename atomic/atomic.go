@@ -1,9 +1,18 @@
-// Package atomic provides modelled counterparts of the types of sync/atomic:
+// Package atomic provides modelled counterparts of sync/atomic: the types
 // Int32, Int64, Uint32, Uint64, Uintptr, Bool, Pointer and Value, with the
-// same methods. Every operation is a visible operation of the checker and is
-// sequentially consistent, as in Go. Zero values are ready to use.
+// same methods, and the functions on plain variables (AddInt32,
+// LoadPointer, CompareAndSwapUint64...), with the same signatures. Every
+// operation is a visible operation of the checker and is sequentially
+// consistent, as in Go. Zero values are ready to use.
 //
-// Values must not be copied after first use.
+// Values of the types must not be copied after first use. A variable that
+// the functions access keeps its value, which plain reads see; a plain
+// write to it must be ordered with its atomic accesses, as the Go memory
+// model requires (such a data race is not reported: weft does not see
+// plain memory). The functions keep the variable's modelled location in
+// the running execution, by address (see funcs.go): a variable declared
+// outside the body keeps its value from one execution to the next, as
+// plain memory does.
 package atomic
 
 import (

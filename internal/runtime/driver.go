@@ -224,6 +224,7 @@ func (d *driver) begin() bool {
 	x.over, x.aborting = false, false
 	x.faulted = nil
 	clear(x.exhausted)
+	clear(x.shadows)
 	_, cont := x.eng.(engine.Continuer)
 	x.exec.Continue = d.cfg.AllBugs && cont && !d.cfg.Trace
 	x.ending = engine.Ending{}

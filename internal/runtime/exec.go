@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"sync/atomic"
+	"unsafe"
 
 	"weft.dev/weft/internal/chans"
 	"weft.dev/weft/internal/engine"
@@ -35,6 +36,10 @@ type execution struct {
 	// faulted is the first bug the execution went on past (see
 	// engine.Continuer): it ends Buggy, with no other bug.
 	faulted *engine.Bug
+	// shadows holds what models keep per address of plain memory (see
+	// Shadow). Its keys keep the variables alive, so that no address is
+	// reused for another variable while the execution runs.
+	shadows map[unsafe.Pointer]any
 }
 
 // bind returns the index of o in x, binding it on first use.
@@ -323,3 +328,7 @@ func (x *execution) describeOp(l *event.Label) string {
 func ObjName(k event.ObjKind, idx int32) string {
 	return fmt.Sprintf("%s#%d", k, idx)
 }
+
+// Name names o, bound in the running execution, as ObjName does; a note
+// that replaces an operation's description names its object with it.
+func (o *Obj) Name(k event.ObjKind) string { return ObjName(k, o.idx) }

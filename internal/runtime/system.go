@@ -3,6 +3,7 @@ package runtime
 import (
 	"fmt"
 	"strings"
+	"unsafe"
 
 	"weft.dev/weft/internal/chans"
 	"weft.dev/weft/internal/engine"
@@ -43,6 +44,30 @@ func (l *Local[T]) Get(what string) *T {
 		l.v = new(T)
 	}
 	return l.v
+}
+
+// Shadow returns the state that a model keeps, in the running execution,
+// for the variable of plain Go at address p (weft/atomic's functions keep
+// the modelled location of a plain int32 there): a new zero T, with fresh
+// set, on the first call of an execution for p, then the same one. Like a
+// Local, it is thereby reset at the start of every execution. Each model
+// keeps its own T; what names the caller for the message of a call
+// outside a check.
+func Shadow[T any](p unsafe.Pointer, what string) (s *T, fresh bool) {
+	x, _ := running(what)
+	if v, ok := x.shadows[p]; ok {
+		s, ok := v.(*T)
+		if !ok {
+			panic(fmt.Sprintf("weft: internal error: the shadow of %p is a %T, not a %T", p, v, s))
+		}
+		return s, false
+	}
+	if x.shadows == nil {
+		x.shadows = map[unsafe.Pointer]any{}
+	}
+	s = new(T)
+	x.shadows[p] = s
+	return s, true
 }
 
 // Tracing reports whether the running execution is traced (it is replayed
