@@ -1,8 +1,9 @@
-// Package sync provides modelled counterparts of the types of the standard
-// library's sync package: Mutex, RWMutex, WaitGroup, Once, Cond and Locker.
-// Swapping the import ("sync" for "weft.dev/weft/sync") is all it takes to
-// put existing code under the checker. Zero values are ready to use, and
-// values must not be copied after first use.
+// Package sync provides modelled counterparts of the standard library's
+// sync package: Mutex, RWMutex, WaitGroup, Once, Cond, Locker, Map and
+// Pool, and OnceFunc, OnceValue and OnceValues. Swapping the import
+// ("sync" for "weft.dev/weft/sync") is all it takes to put existing code
+// under the checker. Zero values are ready to use, and values must not be
+// copied after first use.
 //
 // The semantics are Go's, including what programs depend on: a goroutine may
 // unlock a mutex that another goroutine locked; RWMutex is writer-preferring
@@ -10,7 +11,9 @@
 // operation for operation); Cond.Signal wakes one waiter, and every choice
 // of waiter is explored. Misuse that the standard library panics or aborts
 // on (unlock of an unlocked mutex, a negative WaitGroup counter) is reported
-// as a Misuse bug with a trace.
+// as a Misuse bug with a trace. Map and Pool say what of them is
+// modelled: every Map operation but Clear is atomic, Range visits the keys
+// stored before it; a Pool's Get may miss, or take any item put.
 package sync
 
 import (
