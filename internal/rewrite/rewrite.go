@@ -15,8 +15,10 @@
 //	close(c), len(c), cap(c)  c.Close(), c.Len(), c.Cap()
 //	for v := range c          for v := range rewritten.Range(c)
 //	select { ... }            switch weft_s0, ... := <cases>; weft.Select(...) { case 0: ... }
-//	sync.Mutex, RWMutex, WaitGroup, Once, Cond, NewCond, Locker   weft/sync's
-//	atomic.Int32 ... atomic.Value (the types)                     weft/atomic's
+//	sync.Mutex, RWMutex, WaitGroup, Once, Cond, NewCond, Locker, Map, Pool   weft/sync's
+//	sync.OnceFunc, OnceValue, OnceValues                             weft/sync's
+//	atomic.Int32 ... atomic.Value (the types)                        weft/atomic's
+//	atomic.AddInt32(&x, 1) ... (the functions)                       weft/atomic's, on the same plain variable
 //	time.Now, Since, Until, Sleep, After, AfterFunc, Tick, NewTimer, NewTicker, Timer, Ticker   weft/time's
 //	context.*                 weft/context's
 //	runtime.Gosched()         weft.Yield()
@@ -39,9 +41,7 @@
 // file:line.
 //
 // What is not rewritten yet is an error that names the construct and its
-// position, never left as it is: the functions of sync/atomic (AddInt32,
-// LoadPointer...; use the types), sync.Map, sync.Pool, sync.OnceFunc,
-// OnceValue and OnceValues, go with a builtin function, channel operations
+// position, never left as it is: go with a builtin function, channel operations
 // on values of type-parameter type, methods on and defined types over
 // named channel types, dot imports of the rewritten packages, subtests
 // (t.Run) and t.Parallel except as the first statement of a test.
@@ -50,7 +50,9 @@
 // synchronization is modelled); dependencies are not rewritten (a goroutine
 // or channel inside them runs as real Go); cgo files are left as they are;
 // channels made at package initialization belong to no execution, so a
-// package-level channel must be made inside the test.
+// package-level channel must be made inside the test; a package-level
+// variable keeps its value from one execution to the next, as from one
+// run of go test -count=N to the next.
 package rewrite
 
 import (
@@ -120,14 +122,29 @@ func same(names ...string) map[string]string {
 }
 
 var stdPkgs = map[string]stdPkg{
-	"sync":        {alias: "weftsync", names: same("Mutex", "RWMutex", "WaitGroup", "Once", "Cond", "NewCond", "Locker")},
-	"sync/atomic": {alias: "weftatomic", names: same("Int32", "Int64", "Uint32", "Uint64", "Uintptr", "Bool", "Pointer", "Value")},
+	"sync": {alias: "weftsync", names: same("Mutex", "RWMutex", "WaitGroup", "Once", "Cond", "NewCond", "Locker",
+		"Map", "Pool", "OnceFunc", "OnceValue", "OnceValues")},
+	"sync/atomic": {alias: "weftatomic", names: atomicNames()},
 	"time": {alias: "wefttime", keep: true, names: same("Now", "Since", "Until", "Sleep", "After", "AfterFunc",
 		"Tick", "NewTimer", "NewTicker", "Timer", "Ticker")},
 	"context": {alias: "weftcontext", names: same("Context", "CancelFunc", "CancelCauseFunc", "Background", "TODO",
 		"WithCancel", "WithCancelCause", "WithTimeout", "WithTimeoutCause", "WithDeadline", "WithDeadlineCause",
 		"WithValue", "WithoutCancel", "AfterFunc", "Cause", "Canceled", "DeadlineExceeded")},
 	"runtime": {alias: "weft", keep: true, names: map[string]string{"Gosched": "Yield"}},
+}
+
+// atomicNames are the names of sync/atomic: its types, and its functions
+// on plain variables.
+func atomicNames() map[string]string {
+	names := same("Int32", "Int64", "Uint32", "Uint64", "Uintptr", "Bool", "Pointer", "Value")
+	for _, op := range []string{"Add", "And", "Or", "CompareAndSwap", "Load", "Store", "Swap"} {
+		for _, t := range []string{"Int32", "Int64", "Uint32", "Uint64", "Uintptr", "Pointer"} {
+			if t != "Pointer" || op != "Add" && op != "And" && op != "Or" {
+				names[op+t] = op + t
+			}
+		}
+	}
+	return names
 }
 
 // File rewrites one type-checked file of a package whose types info has
