@@ -62,7 +62,7 @@ func (p *Pool) Put(x any) {
 	}
 	const what = "Pool.Put"
 	cur := p.do(event.Label{Kind: event.Load}, what).V
-	note("Pool.Put: finds %d items", len(itemsOf(cur)))
+	note("Pool.Put: finds %s", itemCount(len(itemsOf(cur))))
 	for {
 		items := &poolItems{append(slices.Clip(itemsOf(cur)), x)}
 		r := p.do(event.Label{Kind: event.RMW, Op: event.CAS, A: cur, B: event.Value{P: items}}, what)
@@ -71,7 +71,7 @@ func (p *Pool) Put(x any) {
 			return
 		}
 		cur = r.V
-		note("Pool.Put: the pool changed: %d items", len(itemsOf(cur)))
+		note("Pool.Put: the pool changed: %s", itemCount(len(itemsOf(cur))))
 	}
 }
 
@@ -83,7 +83,7 @@ func (p *Pool) Put(x any) {
 func (p *Pool) Get() any {
 	const what = "Pool.Get"
 	cur := p.do(event.Label{Kind: event.Load}, what).V
-	note("Pool.Get: finds %d items", len(itemsOf(cur)))
+	note("Pool.Get: finds %s", itemCount(len(itemsOf(cur))))
 	for {
 		items := itemsOf(cur)
 		if len(items) == 0 {
@@ -105,12 +105,20 @@ func (p *Pool) Get() any {
 			return items[i]
 		}
 		cur = r.V
-		note("Pool.Get: the pool changed: %d items", len(itemsOf(cur)))
+		note("Pool.Get: the pool changed: %s", itemCount(len(itemsOf(cur))))
 	}
 	if p.New != nil {
 		return p.New()
 	}
 	return nil
+}
+
+// itemCount says how many items there are, in words.
+func itemCount(n int) string {
+	if n == 1 {
+		return "1 item"
+	}
+	return fmt.Sprintf("%d items", n)
 }
 
 // choose returns an index in [0, n), each explored: the case a select
