@@ -1,6 +1,8 @@
 package rewritten_test
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
 	"weft.dev/weft"
@@ -88,5 +90,74 @@ func TestFailures(t *testing.T) {
 		if len(res.Bugs) != 1 || res.Bugs[0].Kind != weft.AssertionFailed || res.Bugs[0].Message != tt.want {
 			t.Errorf("%s: bugs %v, want one assertion failure %q", tt.name, res.Bugs, tt.want)
 		}
+	}
+}
+
+// recorder is a testing.TB that records the failures reported to it.
+type recorder struct {
+	testing.TB
+	failures []string
+}
+
+func (r *recorder) Helper() {}
+
+func (r *recorder) Error(args ...any) { r.failures = append(r.failures, fmt.Sprint(args...)) }
+
+func (r *recorder) Errorf(format string, args ...any) {
+	r.failures = append(r.failures, fmt.Sprintf(format, args...))
+}
+
+func (r *recorder) Fail() { r.failures = append(r.failures, "Fail") }
+
+// TestFailuresOutside checks that the failures are the test's own outside a
+// check, in the code of a test that runs subtests.
+func TestFailuresOutside(t *testing.T) {
+	r := &recorder{TB: t}
+	rewritten.Errorf(r, "got %d", 1)
+	rewritten.Error(r, "got", 2)
+	rewritten.Fail(r)
+	if got := fmt.Sprint(r.failures); got != "[got 1 got2 Fail]" {
+		t.Errorf("failures %s", got)
+	}
+}
+
+// TestFailuresBesideACheck checks that a test running beside a check (a
+// parallel test's code outside its subtests) fails itself.
+func TestFailuresBesideACheck(t *testing.T) {
+	ready, done, over := make(chan bool), make(chan bool), make(chan bool)
+	go func() {
+		weft.Explore(func() { ready <- true; <-done })
+		close(over)
+	}()
+	<-ready
+	r := &recorder{TB: t}
+	rewritten.Errorf(r, "beside")
+	close(done)
+	<-over
+	if got := fmt.Sprint(r.failures); got != "[beside]" {
+		t.Errorf("failures %s", got)
+	}
+}
+
+// TestRun checks that a subtest run by Run is explored as a body, and that
+// Run inside a check is a misuse.
+func TestRun(t *testing.T) {
+	outcomes := map[int]bool{}
+	rewritten.Run(t, "sub", func(t *testing.T) {
+		c := weft.MakeChan[int](2)
+		weft.Go(func() { c.Send(1) })
+		c.Send(2)
+		v, _ := c.Recv()
+		outcomes[v] = true
+	})
+	if !outcomes[1] || !outcomes[2] {
+		t.Errorf("outcomes %v, want both orders", outcomes)
+	}
+	res, err := weft.Explore(func() { rewritten.Run(t, "nested", func(*testing.T) {}) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Bugs) != 1 || res.Bugs[0].Kind != weft.Misuse || !strings.Contains(res.Bugs[0].Message, `t.Run("nested") inside a check`) {
+		t.Errorf("bugs %v, want a misuse", res.Bugs)
 	}
 }

@@ -23,7 +23,17 @@
 //	context.*                 weft/context's
 //	runtime.Gosched()         weft.Yield()
 //	func TestXxx(t *testing.T) { body }   (in _test.go files)   func TestXxx(t *testing.T) { weft.Check(t, func() { body }) }
+//	t.Run(name, func(t *testing.T) { body })   (in a test)       t.Run(name, func(t *testing.T) { weft.Check(t, func() { body }) }), and the test is left as it is
+//	t.Run(name, f)            rewritten.Run(t, name, f): f is checked as a body
 //	t.Error(...), t.Errorf(...), t.Fail()  rewritten.Error(t, ...), ...: the failure of the execution, with its interleaving
+//
+// A test, or a subtest given as a function literal, that calls t.Run
+// itself is not checked as a body: its own code runs once, as plain Go
+// (weft operations there panic, outside any check), and each of its
+// subtests is checked as a body of its own; its t.Error and t.Parallel
+// stay testing's. A leading t.Parallel() of a test or subtest stays
+// outside its check, so that parallel subtests wait for their parent as
+// testing wants, and their checks then run one at a time.
 //
 // A select's cases are evaluated once, in source order, in the init
 // statement of the switch that replaces it; a receive case that assigns or
@@ -41,10 +51,13 @@
 // file:line.
 //
 // What is not rewritten yet is an error that names the construct and its
-// position, never left as it is: go with a builtin function, channel operations
-// on values of type-parameter type, methods on and defined types over
-// named channel types, dot imports of the rewritten packages, subtests
-// (t.Run) and t.Parallel except as the first statement of a test.
+// position, never left as it is: go with a builtin function, channel
+// operations on values of type-parameter type, methods on and defined
+// types over named channel types, dot imports of the rewritten packages,
+// and t.Parallel except as the first statement of a test or subtest (or
+// in the plain code of a test that runs subtests). A t.Run that a helper
+// calls from inside a check is a Misuse bug when it runs: checks do not
+// nest.
 //
 // Out of scope for now: plain memory is not race-checked (only
 // synchronization is modelled); dependencies are not rewritten (a goroutine
@@ -198,11 +211,11 @@ type rewriter struct {
 	edits     []edit
 	rendering map[int]bool // the edits being rendered, by index
 	errs      Errors
-	imports   map[string]bool        // aliases of weftPkgs the edits use
-	rewritten map[*ast.Ident]bool    // uses of standard packages turned into weft's
-	handled   map[ast.Node]bool      // nodes an enclosing construct rewrites
-	isTest    bool                   // a _test.go file
-	tests     map[*ast.FuncDecl]bool // the tests the file wraps in weft.Check
+	imports   map[string]bool       // aliases of weftPkgs the edits use
+	rewritten map[*ast.Ident]bool   // uses of standard packages turned into weft's
+	handled   map[ast.Node]bool     // nodes an enclosing construct rewrites
+	isTest    bool                  // a _test.go file
+	subtests  map[*ast.FuncLit]bool // the subtests given to t.Run as literals
 }
 
 func (r *rewriter) off(p token.Pos) int { return r.tf.Offset(p) }
@@ -325,11 +338,10 @@ func (r *rewriter) file(f *ast.File) {
 		}
 		return true
 	})
-	r.tests = map[*ast.FuncDecl]bool{}
+	r.subtests = map[*ast.FuncLit]bool{}
 	for _, d := range f.Decls {
 		if fd, ok := d.(*ast.FuncDecl); ok && r.isTest && r.isTestFunc(fd) {
-			r.tests[fd] = true
-			r.wrapTest(fd)
+			r.testFunc(fd.Type.Params, fd.Body)
 		}
 	}
 	ast.Inspect(f, r.visit)
@@ -357,11 +369,55 @@ func isTestingT(t types.Type) bool {
 	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "testing" && n.Obj().Name() == "T"
 }
 
-// wrapTest makes the body of a test the body of a weft.Check. A leading
-// t.Parallel() stays outside: testing wants it called on the test's
-// goroutine.
-func (r *rewriter) wrapTest(fd *ast.FuncDecl) {
-	param := fd.Type.Params.List[0]
+// testFunc rewrites a test, or a subtest that t.Run is given as a
+// function literal in a test: its body becomes the body of a weft.Check,
+// unless it runs subtests itself. Then its own code runs once, as plain
+// Go, and each subtest is checked as a body of its own: a check cannot
+// run inside another, and a subtest that calls t.Parallel waits for its
+// parent to return.
+func (r *rewriter) testFunc(params *ast.FieldList, body *ast.BlockStmt) {
+	runs := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		if call, ok := n.(*ast.CallExpr); ok && r.isTMethod(call, "Run") {
+			runs = true
+		}
+		return !runs
+	})
+	if !runs {
+		r.wrapTest(params, body)
+		return
+	}
+	ast.Inspect(body, func(n ast.Node) bool {
+		if lit, ok := n.(*ast.FuncLit); ok && r.subtests[lit] {
+			return false // a body of its own
+		}
+		call, ok := n.(*ast.CallExpr)
+		if !ok {
+			return true
+		}
+		if r.isTMethod(call, "Run") && len(call.Args) == 2 {
+			if lit, ok := ast.Unparen(call.Args[1]).(*ast.FuncLit); ok {
+				r.handled[call] = true
+				r.subtests[lit] = true
+				r.testFunc(lit.Type.Params, lit.Body)
+			}
+		}
+		// Plain Go, outside any check: t.Parallel is testing's, and a
+		// failure is the test's.
+		for _, m := range []string{"Parallel", "Error", "Errorf", "Fail"} {
+			if r.isTMethod(call, m) {
+				r.handled[call] = true
+			}
+		}
+		return true
+	})
+}
+
+// wrapTest makes body the body of a weft.Check. A leading t.Parallel()
+// stays outside: testing wants it called on the test's goroutine, and the
+// test waits there for its parent (or for the other tests) to finish.
+func (r *rewriter) wrapTest(params *ast.FieldList, body *ast.BlockStmt) {
+	param := params.List[0]
 	t := "weft_t"
 	switch {
 	case len(param.Names) == 0:
@@ -371,7 +427,6 @@ func (r *rewriter) wrapTest(fd *ast.FuncDecl) {
 	default:
 		t = param.Names[0].Name
 	}
-	body := fd.Body
 	start, check := body.Lbrace+1, " weft.Check("+t+", func() {"
 	if len(body.List) > 0 && r.isTCall(body.List[0], "Parallel") {
 		r.handled[body.List[0].(*ast.ExprStmt).X] = true
@@ -502,17 +557,15 @@ func (r *rewriter) commaOK(e ast.Expr) {
 }
 
 func (r *rewriter) call(call *ast.CallExpr) {
-	if r.isTMethod(call, "Run") {
-		r.errorf(call.Pos(), "a subtest (t.Run)")
-	}
 	if r.isTMethod(call, "Parallel") {
-		r.errorf(call.Pos(), "t.Parallel other than as the first statement of a test")
+		r.errorf(call.Pos(), "t.Parallel other than as the first statement of a test or subtest")
 	}
-	for _, m := range []string{"Error", "Errorf", "Fail"} {
+	for _, m := range []string{"Run", "Error", "Errorf", "Fail"} {
 		if r.isTMethod(call, m) {
 			// A failure that lets the test go on would be reported once
 			// per execution, without its interleaving: it is a failure of
-			// the execution. (t.Fatal is one already.)
+			// the execution. (t.Fatal is one already.) A subtest that is
+			// not a literal of a test is checked by rewritten.Run.
 			x, sep := call.Fun.(*ast.SelectorExpr).X, ", "
 			if len(call.Args) == 0 {
 				sep = ""

@@ -234,6 +234,25 @@ func Fail(kind engine.BugKind, msg string) {
 	panic("weft: internal error: a failed goroutine was resumed")
 }
 
+// Outside reports whether the caller takes no part in a check: none runs,
+// or the caller is a goroutine started outside it (a test's, running in
+// parallel). A weft operation there panics: code that may run either way
+// (rewritten code's failures) does the standard thing instead. When a
+// check runs, it is the slow path.
+func Outside() bool {
+	x := current.Load()
+	if x == nil {
+		return true
+	}
+	gp := getg()
+	if gp == 0 || gp == x.curG.Load() {
+		// Without getg, as running does: the caller is taken to be the
+		// check's.
+		return false
+	}
+	return whose() == ownerOutside
+}
+
 // Check panics with the usual message when called outside a check; the
 // public API calls it where it has nothing else to do.
 func Check(what string) { running(what) }
