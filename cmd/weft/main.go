@@ -31,9 +31,10 @@
 //
 // A package whose tests do not import weft is checked as it is written:
 // weft test rewrites it and its tests into a temporary directory (go,
-// channels, select, sync, sync/atomic's types, time, context and
-// runtime.Gosched onto weft's counterparts; each TestXxx body into a
-// weft.Check) and runs go test with -overlay, and with an overlaid go.mod
+// channels, select, sync, sync/atomic, time, context and runtime.Gosched
+// onto weft's counterparts; each TestXxx body, or each t.Run subtest of a
+// test that has some, into a weft.Check) and runs go test with -overlay,
+// and with an overlaid go.mod
 // and go.sum that require weft when it is not in the module's graph. The
 // user's files are only read. A construct it cannot rewrite yet is an
 // error with its position.
