@@ -192,10 +192,10 @@ func (m *Map) CompareAndDelete(key, old any) (deleted bool) {
 	return m.compareAnd(key, old, tombstone, "Map.CompareAndDelete")
 }
 
+// compareAnd is CompareAndSwap and CompareAndDelete. Comparing two values
+// of the same uncomparable type panics, as with sync.Map: the model's
+// compare-and-swap raises that panic in the program.
 func (m *Map) compareAnd(key, old any, new event.Value, what string) bool {
-	// An old value of a type that is not comparable panics here, as
-	// sync.Map may, rather than in the checker's comparison.
-	_ = old == old
 	st := m.state(what)
 	r := m.do(m.loc(st, key), event.Label{Kind: event.RMW, Op: event.CAS, A: event.Value{P: entry{old}}, B: new}, what)
 	note("%s(%v, %v): %v", what, key, old, r.OK)
