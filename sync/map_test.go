@@ -65,6 +65,10 @@ func TestMapAsStd(t *testing.T) {
 		{"clear", func(m mapOps) any { m.Clear(); return contents(m) }},
 		{"store after clear", func(m mapOps) any { m.Store("b", 8); return contents(m) }},
 		{"uncomparable key", func(m mapOps) any { return panics(func() { m.Store([]int{1}, 1) }) != nil }},
+		{"uncomparable old of another type", func(m mapOps) any {
+			m.Store("i", 1)
+			return fmt.Sprint(m.CompareAndSwap("i", []int{1}, 2), m.CompareAndSwap("absent", []int{1}, 2))
+		}},
 		{"uncomparable old", func(m mapOps) any {
 			m.Store("s", []int{1})
 			return panics(func() { m.CompareAndSwap("s", []int{1}, 2) }) != nil
