@@ -296,31 +296,64 @@ func sameSet(a, b []int64) bool {
 	return len(m) == len(b)
 }
 
-// TestFuncsCountAsTypes checks that an Add on a plain variable explores as
-// many executions as one on an atomic.Int32.
+// TestFuncsCountAsTypes checks that a program on a plain variable explores
+// as many executions, with the same outcomes, as the same program on an
+// atomic.Int32 set to the variable's initial value, with each engine.
 func TestFuncsCountAsTypes(t *testing.T) {
-	plain, err := weft.Explore(func() {
-		var n int32
-		g := weft.Go(func() { atomic.AddInt32(&n, 1); atomic.LoadInt32(&n) })
-		atomic.AddInt32(&n, 1)
-		atomic.LoadInt32(&n)
-		g.Join()
-	})
-	if err != nil {
-		t.Fatal(err)
+	plain := func(outcomes map[string]bool) func() {
+		return func() {
+			n := int32(5)
+			var rs [3]int32
+			gs := []*weft.Goroutine{
+				weft.Go(func() { atomic.StoreInt32(&n, 1); rs[0] = atomic.LoadInt32(&n) }),
+				weft.Go(func() {
+					if atomic.CompareAndSwapInt32(&n, 5, 7) {
+						rs[1] = 1
+					}
+					rs[1] += atomic.AddInt32(&n, 2) * 10
+				}),
+				weft.Go(func() { rs[2] = atomic.SwapInt32(&n, 3); atomic.AddInt32(&n, 8) }),
+			}
+			for _, g := range gs {
+				g.Join()
+			}
+			outcomes[fmt.Sprint(rs, n)] = true
+		}
 	}
-	typed, err := weft.Explore(func() {
-		var n atomic.Int32
-		g := weft.Go(func() { n.Add(1); n.Load() })
-		n.Add(1)
-		n.Load()
-		g.Join()
-	})
-	if err != nil {
-		t.Fatal(err)
+	typed := func(outcomes map[string]bool) func() {
+		return func() {
+			var n atomic.Int32
+			n.Store(5)
+			var rs [3]int32
+			gs := []*weft.Goroutine{
+				weft.Go(func() { n.Store(1); rs[0] = n.Load() }),
+				weft.Go(func() {
+					if n.CompareAndSwap(5, 7) {
+						rs[1] = 1
+					}
+					rs[1] += n.Add(2) * 10
+				}),
+				weft.Go(func() { rs[2] = n.Swap(3); n.Add(8) }),
+			}
+			for _, g := range gs {
+				g.Join()
+			}
+			outcomes[fmt.Sprint(rs, n.Load())] = true
+		}
 	}
-	if plain.Executions != typed.Executions {
-		t.Errorf("%d executions on a plain variable, %d on an atomic.Int32", plain.Executions, typed.Executions)
+	for _, eng := range []string{"condpor", "sdpor", "mpor"} {
+		po, to := map[string]bool{}, map[string]bool{}
+		p, err := weft.Explore(plain(po), weft.WithEngine(eng))
+		if err != nil || len(p.Bugs) > 0 {
+			t.Fatal(err, p.Bugs)
+		}
+		ty, err := weft.Explore(typed(to), weft.WithEngine(eng))
+		if err != nil || len(ty.Bugs) > 0 {
+			t.Fatal(err, ty.Bugs)
+		}
+		if p.Executions != ty.Executions || fmt.Sprint(po) != fmt.Sprint(to) {
+			t.Errorf("%s: %d executions and %d outcomes on a plain variable, %d and %d on an atomic.Int32", eng, p.Executions, len(po), ty.Executions, len(to))
+		}
 	}
 }
 
