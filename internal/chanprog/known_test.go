@@ -336,6 +336,15 @@ var known = []struct {
 			block(Stmt{Kind: Recv, Chan: 1}),
 			block(Stmt{Kind: For, N: 2, Body: block(sel(false, Case{OK: true}, Case{Chan: 1, Reg: 1, OK: true}))})),
 	},
+	{
+		"defaultBetweenSends", propClasses,
+		"(s9/p3098, shrunk) the default engine missed g3's default after g1 took the 1 and before g2 sent the 3: the default before what made its case ready took the oldest time the buffer was empty, treating the make as a close; fixed: it takes the latest (the older ones are its read's alternatives)",
+		prog(chans(1), nil,
+			block(),
+			block(Stmt{Kind: Recv, Reg: 1}),
+			block(send(0, 1), send(0, 3)),
+			block(sel(true, Case{OK: true}))),
+	},
 }
 
 // stillOpen names the known mismatches weft still fails.

@@ -905,14 +905,18 @@ func (e *Engine) buildDefault(b *builder, res *chans.Result) bool {
 				// The channel is empty when the receives the default
 				// sees are as many as the sends: the latest receive
 				// whose send count then was its own (and, before a
-				// close, that came before it).
+				// close, that came before it; with no close, the
+				// make is no bound: defaultBetweenSends in package
+				// chanprog).
 				co := g.Locs[ci.h].Co
 				last := co[len(co)-1]
 				cl := g.Locs[ci.cl].Co
+				closing := cl[len(cl)-1]
+				before := b.opt.beforeClose && closed(g, closing)
 				for i := len(co) - 1; i > 0; i-- {
 					next, ok := writeCount(g, ci.t, i+1)
 					v := g.Ev(co[i]).View
-					if (!ok || !graph.InView(v, next)) && (!b.opt.beforeClose || !graph.InView(v, cl[len(cl)-1])) {
+					if (!ok || !graph.InView(v, next)) && (!before || !graph.InView(v, closing)) {
 						break
 					}
 					last = co[i-1]
