@@ -276,7 +276,7 @@ var known = []struct {
 	},
 	{
 		"sendBeforeCloseWhenFull", propKinds,
-		"(s8/p1879, shrunk by hand) the default engine finds the panics but not g2's failed assert: g1's second send must come before g0's close, after g2's receive made room; the send, added after the close, panics without reading the counts, so no receive revisits it, and its read of the channel open finds the buffer full",
+		"(s8/p1879, shrunk by hand) the default engine finds the panics but not g2's failed assert: g1's second send must come before g0's close, after g2's receive made room; the send, added after the close, panics without reading the counts, so no receive revisits it, and its read of the channel open finds the buffer full; fixed: a send on a closed channel is scheduled after every other goroutine that can move",
 		prog(chans(1), nil,
 			block(closeC(0)),
 			block(send(0, 1), send(0, 2)),
@@ -314,7 +314,7 @@ var known = []struct {
 	},
 	{
 		"defaultSendThenCloseDeadlock", propKinds,
-		"(s10/p1661, shrunk) the default engine finds the panic but not dfs's deadlock, where g1's select sends 2 before g0's close and g0 then waits on c1 forever (open)",
+		"(s10/p1661, shrunk) the default engine finds the panic but not dfs's deadlock, where g1's default sends 3 before g0's close, after g2's receive, and g0 then waits on c1 forever; fixed as sendBeforeCloseWhenFull",
 		prog(chans(1, 0), nil,
 			block(send(0, 1), closeC(0), Stmt{Kind: Recv, Chan: 1, Reg: -1}),
 			block(Stmt{Kind: Select, Cases: []Case{{Send: true, Val: K(2)}}, Default: block(send(0, 3), Stmt{Kind: Return}), HasDefault: true}, closeC(1)),
@@ -349,11 +349,9 @@ var known = []struct {
 
 // stillOpen names the known mismatches weft still fails.
 var stillOpen = map[string]bool{
-	"defaultSendThenCloseDeadlock": true,
-	"sendBeforeCloseWhenFull":      true,
-	"twoSelectsTwice":              true,
-	"unbufferedLoopsTwice":         true,
-	"rangeTwice":                   true,
+	"twoSelectsTwice":      true,
+	"unbufferedLoopsTwice": true,
+	"rangeTwice":           true,
 }
 
 // knownMismatches are the programs of TestDifferential on which weft

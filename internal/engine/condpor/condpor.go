@@ -537,9 +537,25 @@ func (e *Engine) loadLike(g *graph.Graph, gr *engine.Goroutine) bool {
 	return false
 }
 
+// doomed reports whether goroutine gr's pending operation is a send on a
+// channel closed in g. It panics there, or goes before the close, which
+// needs room that receives not yet added may make; no receive revisits a
+// send that panicked, which reads no count, so the schedule runs the others
+// first (sendBeforeCloseWhenFull in package chanprog).
+func (e *Engine) doomed(g *graph.Graph, gr *engine.Goroutine) bool {
+	l := &gr.Pending
+	if l.Kind != event.ChanSend {
+		return false
+	}
+	o := newCop(gr.ID, *l, graph.Pos{T: gr.ID, I: int32(len(g.Threads[gr.ID].Events))})
+	ci := e.info(g, o.op.Cases[0].Chan)
+	return ci != nil && closed(g, g.CoMax(ci.cl))
+}
+
 // fresh adds the next event: of the goroutine that moved last if it can
 // move and does not read, else of the first that can move and does not
-// read, else of the one that moved last, else of the first that can move.
+// read, else of the one that moved last, else of the first, but a send on
+// a closed channel only when nothing else can move.
 func (e *Engine) fresh(x *engine.Exec) engine.Decision {
 	g := e.top().g
 	ok := func(t int32) bool { gr := x.G[t]; return gr != nil && e.enabled(g, x, gr) }
@@ -552,8 +568,13 @@ func (e *Engine) fresh(x *engine.Exec) engine.Decision {
 			pick = int32(t)
 		}
 	}
-	if pick < 0 && x.Last >= 0 && ok(x.Last) {
+	if pick < 0 && x.Last >= 0 && ok(x.Last) && !e.doomed(g, x.G[x.Last]) {
 		pick = x.Last
+	}
+	for t := range x.G {
+		if pick < 0 && ok(int32(t)) && !e.doomed(g, x.G[t]) {
+			pick = int32(t)
+		}
 	}
 	for t := range x.G {
 		if pick < 0 && ok(int32(t)) {
