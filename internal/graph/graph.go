@@ -98,7 +98,10 @@ type Event struct {
 	Joins bool
 	// Sync marks a read of a channel's state whose reads-from edge is
 	// part of happens-before (see the engine's channel model).
-	Sync    bool
+	Sync bool
+	// Handed marks the choice event of a channel operation that waited
+	// until a backward revisit handed it its outcome.
+	Handed  bool
 	Outcome int32 // Choice, Constraint, update reads: the outcome taken
 	Alts    int32 // how many outcomes there are
 	// View holds, for each goroutine t, the index of the last event of t

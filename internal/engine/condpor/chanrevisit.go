@@ -394,6 +394,14 @@ func (e *Engine) backwardChoice(parent, child *frame, it item) bool {
 	lead := it.a
 	lab := c.Ev(lead).Lab
 	repair := e.repairs(parent.g, lead, w)
+	// A goroutine that waited until w's revisit handed it an outcome is
+	// marked Handed. A repair that would leave it waiting again gives the
+	// graph where it waited before: the revisits of that graph already
+	// hand it every later offer (unbufferedLoopsTwice, rangeTwice in
+	// package chanprog), so this one is dropped.
+	pev := parent.g.Ev(lead)
+	again := repair && pev.Handed
+	handed := pev.Outcome == blockedMark
 	for i := c.OpEnd(lead) - 1; i > lead.I; i-- {
 		c.RemoveEvent(graph.Pos{T: lead.T, I: i})
 	}
@@ -455,6 +463,9 @@ func (e *Engine) backwardChoice(parent, child *frame, it item) bool {
 	}
 	saved := *c.Ev(lead)
 	if len(cands) == 0 {
+		if again {
+			return false
+		}
 		// It waits after w's prefix (see below): the write that lets it
 		// go later must not delete w's.
 		return waitAfter(c, lead, saved, w)
@@ -477,6 +488,7 @@ func (e *Engine) backwardChoice(parent, child *frame, it item) bool {
 			return false // the case reads another write: that write's revisit
 		}
 		c.Ev(lead).AddedMax = len(opts) > 0 && opts[0].out == cand.out
+		c.Ev(lead).Handed = handed
 		for _, opt := range cands[i+1:] {
 			alt := item{kind: backward, a: it.a, b: w, alt: opt.out.Alt(), with: opt.out.With1(), hasOut: true}
 			if !opt.plain() {
@@ -494,6 +506,9 @@ func (e *Engine) backwardChoice(parent, child *frame, it item) bool {
 	// (selectSendThenAssert, closedOrBuffered in package chanprog); if
 	// none does, the execution is stranded, not counted. Its outcomes
 	// that read none of w's writes are taken where it stood.
+	if again {
+		return false
+	}
 	return waitAfter(c, lead, saved, w)
 }
 
