@@ -3,8 +3,9 @@
 // other.
 //
 // A Program is data: goroutines of straight-line operations over a few
-// atomic locations, plain Vars and mutexes. Body turns it into a function
-// that runs under the checker.
+// atomic locations, plain Vars and mutexes, which may hand the rest of
+// their operations to a goroutine they start. Body turns it into a
+// function that runs under the checker.
 package progtest
 
 import (
@@ -44,11 +45,16 @@ const (
 	ChanLen                  // c[Loc].Len()
 	ChanSelect               // select { case c[Loc] <- Val: ; case <-c[New]: ; default (if Val is odd) }
 	Await                    // for x[Loc].Load() == Val { weft.Yield() }
+	Go                       // go func() { the operations after it }(), which nothing joins
 	numOps
 )
 
+// bytesOps is how many kinds FromBytes draws from: those before Go, so that
+// the fuzz corpora keep their meaning.
+const bytesOps = Go
+
 var opNames = [numOps]string{"load", "store", "add", "cas", "lock", "unlock", "assume", "assert", "vload", "vstore",
-	"snew", "sstore", "sload", "sbranch", "sassume", "send", "recv", "close", "len", "select", "await"}
+	"snew", "sstore", "sload", "sbranch", "sassume", "send", "recv", "close", "len", "select", "await", "go"}
 
 // Op is one operation.
 type Op struct {
@@ -59,6 +65,8 @@ type Op struct {
 
 func (o Op) String() string {
 	switch o.Kind {
+	case Go:
+		return "go"
 	case Load, Lock, Unlock, VarLoad:
 		return fmt.Sprintf("%s %d", opNames[o.Kind], o.Loc)
 	case CAS:
@@ -70,7 +78,7 @@ func (o Op) String() string {
 }
 
 // Program is a generated program: the body starts one goroutine per entry
-// of Goroutines and joins them all.
+// of Goroutines and joins them all (not those that a Go starts).
 type Program struct {
 	Goroutines [][]Op
 	Locs       int // atomic locations, plain Vars and mutexes each
@@ -120,7 +128,7 @@ func Parse(text string) (Program, error) {
 					kind = k
 				}
 			}
-			if kind < 0 || n < 2 {
+			if kind < 0 || n < 2 && OpKind(kind) != Go {
 				return p, fmt.Errorf("progtest: %q is not an operation", f)
 			}
 			o.Kind = OpKind(kind)
@@ -207,7 +215,7 @@ func FromBytes(data []byte) Program {
 			if a == 0xff {
 				break
 			}
-			ops = append(ops, Op{Kind: OpKind(a % byte(numOps)), Loc: int(a>>4) % 2, Val: int64(b % 3), New: int64(b>>4) % 3})
+			ops = append(ops, Op{Kind: OpKind(a % byte(bytesOps)), Loc: int(a>>4) % 2, Val: int64(b % 3), New: int64(b>>4) % 3})
 		}
 		p.Goroutines = append(p.Goroutines, ops)
 	}
@@ -228,66 +236,71 @@ func (p Program) Body() func() {
 			}
 		}
 		ms := make([]sync.Mutex, p.Locs)
+		// run performs ops; r is the goroutine's symbolic register.
+		var run func(ops []Op, r sym.Int)
+		run = func(ops []Op, r sym.Int) {
+			for i, o := range ops {
+				switch o.Kind {
+				case Load:
+					xs[o.Loc].Load()
+				case Store:
+					xs[o.Loc].Store(o.Val)
+				case Add:
+					xs[o.Loc].Add(o.Val)
+				case CAS:
+					xs[o.Loc].CompareAndSwap(o.Val, o.New)
+				case Lock:
+					ms[o.Loc].Lock()
+				case Unlock:
+					ms[o.Loc].Unlock()
+				case Assume:
+					weft.Assume(xs[o.Loc].Load() != o.Val)
+				case Assert:
+					weft.Assert(xs[o.Loc].Load() != o.Val, "x%d == %d", o.Loc, o.Val)
+				case Await:
+					for xs[o.Loc].Load() == o.Val {
+						weft.Yield()
+					}
+				case VarLoad:
+					vs[o.Loc].Load()
+				case VarStore:
+					vs[o.Loc].Store(o.Val)
+				case SymNew:
+					r = sym.NewInt("r")
+				case SymStore:
+					ss[o.Loc].Store(r.Add(sym.Const(o.Val)))
+				case SymLoad:
+					r = sym.Int{}
+					if v := ss[o.Loc].Load(); v != nil {
+						r = v.(sym.Int)
+					}
+				case SymBranch:
+					r.Lt(sym.Const(o.Val)).Eval()
+				case SymAssume:
+					sym.Assume(r.Ne(sym.Const(o.Val)))
+				case ChanSend:
+					cs[o.Loc].Send(o.Val)
+				case ChanRecv:
+					cs[o.Loc].Recv()
+				case ChanClose:
+					cs[o.Loc].Close()
+				case ChanLen:
+					cs[o.Loc].Len()
+				case ChanSelect:
+					cases := []weft.SelectCase{cs[o.Loc].SendCase(o.Val), cs[int(o.New)%len(cs)].RecvCase(nil, nil)}
+					if o.Val%2 == 1 {
+						cases = append(cases, weft.Default())
+					}
+					weft.Select(cases...)
+				case Go:
+					weft.Go(func() { run(ops[i+1:], r) })
+					return
+				}
+			}
+		}
 		gs := make([]*weft.Goroutine, len(p.Goroutines))
 		for i, ops := range p.Goroutines {
-			gs[i] = weft.Go(func() {
-				var r sym.Int // the goroutine's symbolic register
-				for _, o := range ops {
-					switch o.Kind {
-					case Load:
-						xs[o.Loc].Load()
-					case Store:
-						xs[o.Loc].Store(o.Val)
-					case Add:
-						xs[o.Loc].Add(o.Val)
-					case CAS:
-						xs[o.Loc].CompareAndSwap(o.Val, o.New)
-					case Lock:
-						ms[o.Loc].Lock()
-					case Unlock:
-						ms[o.Loc].Unlock()
-					case Assume:
-						weft.Assume(xs[o.Loc].Load() != o.Val)
-					case Assert:
-						weft.Assert(xs[o.Loc].Load() != o.Val, "x%d == %d", o.Loc, o.Val)
-					case Await:
-						for xs[o.Loc].Load() == o.Val {
-							weft.Yield()
-						}
-					case VarLoad:
-						vs[o.Loc].Load()
-					case VarStore:
-						vs[o.Loc].Store(o.Val)
-					case SymNew:
-						r = sym.NewInt("r")
-					case SymStore:
-						ss[o.Loc].Store(r.Add(sym.Const(o.Val)))
-					case SymLoad:
-						r = sym.Int{}
-						if v := ss[o.Loc].Load(); v != nil {
-							r = v.(sym.Int)
-						}
-					case SymBranch:
-						r.Lt(sym.Const(o.Val)).Eval()
-					case SymAssume:
-						sym.Assume(r.Ne(sym.Const(o.Val)))
-					case ChanSend:
-						cs[o.Loc].Send(o.Val)
-					case ChanRecv:
-						cs[o.Loc].Recv()
-					case ChanClose:
-						cs[o.Loc].Close()
-					case ChanLen:
-						cs[o.Loc].Len()
-					case ChanSelect:
-						cases := []weft.SelectCase{cs[o.Loc].SendCase(o.Val), cs[int(o.New)%len(cs)].RecvCase(nil, nil)}
-						if o.Val%2 == 1 {
-							cases = append(cases, weft.Default())
-						}
-						weft.Select(cases...)
-					}
-				}
-			})
+			gs[i] = weft.Go(func() { run(ops, sym.Int{}) })
 		}
 		for _, g := range gs {
 			g.Join()
