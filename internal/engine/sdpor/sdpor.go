@@ -74,6 +74,9 @@ type Engine struct {
 	// last holds, by goroutine, the index in stack of its last event in
 	// the running execution, or -1.
 	last []int
+	// born holds, by goroutine, the index in stack of its spawn in the
+	// running execution, or -1 (the body, or not spawned yet).
+	born []int
 	// hb summarizes the events of the running execution by what later
 	// events depend on, so that an event's clock costs a few joins.
 	hb summary
@@ -150,6 +153,9 @@ func (e *Engine) Begin(x *engine.Exec) bool {
 	}
 	for i := range e.last {
 		e.last[i] = -1
+	}
+	for i := range e.born {
+		e.born[i] = -1
 	}
 	e.hb.reset()
 	return true
@@ -233,6 +239,7 @@ func (e *Engine) Step(x *engine.Exec) engine.Decision {
 	e.setClock(ch.G, p.clock)
 	if g.Pending.Kind == event.Spawn {
 		e.setClock(g.Pending.Arg, p.clock) // the child starts after it
+		e.born = setIndex(e.born, g.Pending.Arg, e.depth)
 	}
 	e.setLast(ch.G, e.depth)
 	e.depth++
@@ -279,8 +286,10 @@ func reversible(e *indep.Event, pre event.Value, l *event.Label, n *indep.Event)
 // n could have come before it, as far as what blocks n tells; n is at
 // stack[j]. n could not when it waits on the value that event
 // found, or when n's goroutine already waited at n there and could not
-// move (a send on a full channel, a join of a running goroutine, an
-// operation of a goroutine not yet spawned).
+// move (a send on a full channel, a join of a running goroutine). A
+// goroutine spawned after i did not wait there: its spawn, which does not
+// happen after the event of stack[i] when n does not, goes first in the
+// reversal.
 func (e *Engine) raceDep(i, j int, later []int, n *indep.Event, l *event.Label) bool {
 	q := &e.stack[i]
 	if !racing(&q.ev, n) {
@@ -292,7 +301,7 @@ func (e *Engine) raceDep(i, j int, later []int, n *indep.Event, l *event.Label) 
 	if !reversible(&q.ev, q.pre, l, n) {
 		return false
 	}
-	if e.lastOf(n.G) >= i || slices.ContainsFunc(q.opts, func(c engine.Choice) bool { return c.G == n.G }) {
+	if e.lastOf(n.G) >= i || e.bornAt(n.G) > i || slices.ContainsFunc(q.opts, func(c engine.Choice) bool { return c.G == n.G }) {
 		return true
 	}
 	// n already waited at point i: it could come first only if an event
@@ -425,11 +434,22 @@ func (e *Engine) lastOf(g int32) int {
 	return -1
 }
 
-func (e *Engine) setLast(g int32, i int) {
-	for int(g) >= len(e.last) {
-		e.last = append(e.last, -1)
+func (e *Engine) setLast(g int32, i int) { e.last = setIndex(e.last, g, i) }
+
+func (e *Engine) bornAt(g int32) int {
+	if int(g) < len(e.born) {
+		return e.born[g]
 	}
-	e.last[g] = i
+	return -1
+}
+
+// setIndex sets s[g] to i, growing s with -1s as needed.
+func setIndex(s []int, g int32, i int) []int {
+	for int(g) >= len(s) {
+		s = append(s, -1)
+	}
+	s[g] = i
+	return s
 }
 
 func (e *Engine) setClock(g int32, c vclock.Clock) {
