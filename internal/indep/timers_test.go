@@ -1,7 +1,6 @@
 package indep_test
 
 import (
-	"os"
 	"testing"
 
 	"weft.dev/weft"
@@ -13,7 +12,9 @@ import (
 // context that another goroutine cancels: the timers of weft/time and the
 // locks and atomics of weft/context give it hundreds of traces, more than
 // dfs can enumerate. mpor explores each trace once, so its classes must be
-// condpor's; sdpor must explore every trace mpor finds.
+// condpor's; sdpor must explore every trace mpor finds (it missed 309 of
+// the 1,355, raced by goroutines that AfterFunc and the clock start after
+// the events they race with).
 func TestTimerTraces(t *testing.T) {
 	body := func() {
 		ctx, cancel := context.WithCancel(context.Background())
@@ -39,9 +40,6 @@ func TestTimerTraces(t *testing.T) {
 	}
 	if len(m.classes) != len(c.classes) {
 		t.Errorf("mpor's executions fall in %d classes, condpor explores %d", len(m.classes), len(c.classes))
-	}
-	if os.Getenv("WEFT_KNOWN") == "" {
-		t.Skip("known gap: sdpor misses 309 of mpor's 1,355 traces here (WEFT_KNOWN=1 to check)")
 	}
 	s := explore(body, 0, withSDPOR)
 	missed := 0
