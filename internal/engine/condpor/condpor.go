@@ -538,10 +538,12 @@ func (e *Engine) loadLike(g *graph.Graph, gr *engine.Goroutine) bool {
 }
 
 // doomed reports whether goroutine gr's pending operation is a send on a
-// channel closed in g. It panics there, or goes before the close, which
-// needs room that receives not yet added may make; no receive revisits a
-// send that panicked, which reads no count, so the schedule runs the others
-// first (sendBeforeCloseWhenFull in package chanprog).
+// channel closed in g by a close that does not happen before it. It panics
+// there, or goes before the close, which needs room that receives not yet
+// added may make; no receive revisits a send that panicked, which reads no
+// count, so the schedule runs the others first (sendBeforeCloseWhenFull in
+// package chanprog). A send after its own close panics in every execution:
+// it goes first, as the bug to report.
 func (e *Engine) doomed(g *graph.Graph, gr *engine.Goroutine) bool {
 	l := &gr.Pending
 	if l.Kind != event.ChanSend {
@@ -549,7 +551,12 @@ func (e *Engine) doomed(g *graph.Graph, gr *engine.Goroutine) bool {
 	}
 	o := newCop(gr.ID, *l, graph.Pos{T: gr.ID, I: int32(len(g.Threads[gr.ID].Events))})
 	ci := e.info(g, o.op.Cases[0].Chan)
-	return ci != nil && closed(g, g.CoMax(ci.cl))
+	if ci == nil {
+		return false
+	}
+	cl := g.CoMax(ci.cl)
+	view, _ := baseView(g, gr.ID)
+	return closed(g, cl) && !graph.InView(view, cl)
 }
 
 // fresh adds the next event: of the goroutine that moved last if it can
