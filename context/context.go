@@ -15,22 +15,41 @@
 // standard library's Canceled or DeadlineExceeded, so errors.Is works) and
 // Cause; a context whose deadline passes is canceled by a timer of
 // weft/time, which fires at any point after it was set (see that package);
-// AfterFunc runs its function on a new goroutine. The algorithms are the
-// standard library's, operation for operation, so the interleavings weft
-// explores are those of real contexts. A context made by WithTimeout or
-// WithDeadline whose cancel function is never called is no leak, as in Go:
-// its timer fires, or is still set when the program ends.
+// AfterFunc runs its function on a new goroutine. A context made by
+// WithTimeout or WithDeadline whose cancel function is never called is no
+// leak, as in Go: its timer fires, or is still set when the program ends.
+//
+// # What the engines see
+//
+// The standard library's mutex and atomics inside a context are internal:
+// a program observes only whether Done is closed, what Err and Cause
+// return, and when an AfterFunc's function runs. So a context is modelled
+// by what can be observed, each a step the engines explore: its
+// cancellation is one location, which a cancel sets with one
+// CompareAndSwap (which fails, and only reads, when another cancel came
+// first), which adding a child updates and which Err and Cause load; then
+// the cancel closes Done, then it cancels each child, one after the other,
+// as the standard library does under the parent's lock. Between the
+// cancel's first step and the close, Err already returns the error while
+// Done is open, as in the standard library. A deadline's timer firing is
+// the cancel itself, run by weft/time's clock goroutine, and a cancel
+// stops the timer by the same step: the timer finds the context canceled
+// when it comes due, and does not move the clock. A canceled child stays
+// in its parent's children (the standard library removes it), which only
+// costs the parent's cancel a read of the child's state. Each execution of
+// a program then differs from the others in the orders of these steps
+// with the program's own operations, and in nothing the program cannot
+// tell apart.
 package context
 
 import (
 	"context"
 	"reflect"
-	"slices"
 	"time"
 
 	"weft.dev/weft"
 	"weft.dev/weft/atomic"
-	"weft.dev/weft/sync"
+	"weft.dev/weft/internal/timerhook"
 	wtime "weft.dev/weft/time"
 )
 
@@ -79,7 +98,6 @@ func (c *cancelCtx) String() string          { return "context.WithCancel" }
 func (c *timerCtx) String() string           { return "context.WithDeadline" }
 func (c *valueCtx) String() string           { return "context.WithValue" }
 func (c withoutCancelCtx) String() string    { return "context.WithoutCancel" }
-func (c *afterFuncCtx) String() string       { return "context.AfterFunc" }
 
 // Background returns a non-nil, empty Context: never canceled, no values,
 // no deadline.
@@ -94,7 +112,7 @@ func TODO() Context { return emptyCtx{"context.TODO"} }
 // channel is closed, whichever happens first.
 func WithCancel(parent Context) (ctx Context, cancel CancelFunc) {
 	c := withCancel(parent)
-	return c, func() { c.cancel(true, Canceled, nil) }
+	return c, func() { c.cancel(Canceled, nil) }
 }
 
 // WithCancelCause behaves like WithCancel but returns a CancelCauseFunc:
@@ -102,20 +120,16 @@ func WithCancel(parent Context) (ctx Context, cancel CancelFunc) {
 // Cause returns.
 func WithCancelCause(parent Context) (ctx Context, cancel CancelCauseFunc) {
 	c := withCancel(parent)
-	return c, func(cause error) { c.cancel(true, Canceled, cause) }
+	return c, func(cause error) { c.cancel(Canceled, cause) }
 }
 
 func withCancel(parent Context) *cancelCtx {
 	if parent == nil {
 		panic("cannot create context from nil parent")
 	}
-	c := newCancelCtx(parent)
-	c.propagateCancel(parent, c)
+	c := &cancelCtx{Context: parent, done: weft.MakeChan[struct{}](0)}
+	propagateCancel(parent, c)
 	return c
-}
-
-func newCancelCtx(parent Context) *cancelCtx {
-	return &cancelCtx{Context: parent, done: weft.MakeChan[struct{}](0)}
 }
 
 // Cause returns a non-nil error explaining why c was canceled: the cause
@@ -123,8 +137,9 @@ func newCancelCtx(parent Context) *cancelCtx {
 // not canceled.
 func Cause(c Context) error {
 	if cc, ok := c.Value(&cancelCtxKey).(*cancelCtx); ok {
-		cc.mu.Lock()
-		defer cc.mu.Unlock()
+		if cc.state.Load() == live {
+			return nil
+		}
 		return cc.cause
 	}
 	return c.Err()
@@ -135,31 +150,42 @@ func Cause(c Context) error {
 // its own goroutine. Calling stop stops the association of ctx with f: it
 // returns true if that stopped f from being run.
 func AfterFunc(ctx Context, f func()) (stop func() bool) {
-	a := &afterFuncCtx{f: f}
-	a.cancelCtx = *newCancelCtx(ctx)
-	a.propagateCancel(ctx, a)
+	a := &afterFunc{f: f}
+	if _, ok := parentCancelCtx(ctx); !ok && ctx.Done() != nil {
+		// Watched by a goroutine, which stop must end.
+		a.done = weft.MakeChan[struct{}](0)
+	}
+	propagateCancel(ctx, a)
 	return func() bool {
-		stopped := false
-		a.once.Do(func() { stopped = true })
-		if stopped {
-			a.cancel(true, Canceled, nil)
+		if !a.state.CompareAndSwap(live, canceled) {
+			return false
 		}
-		return stopped
+		if a.done != nil {
+			a.done.Close()
+		}
+		return true
 	}
 }
 
-type afterFuncCtx struct {
-	cancelCtx
-	once sync.Once // either starts running f or stops f from running
-	f    func()
+// An afterFunc is the canceler of AfterFunc: its cancel starts f, unless
+// stop came first. Which of the two came first is the one operation on
+// state that succeeded.
+type afterFunc struct {
+	state atomic.Int32
+	f     func()
+	done  *weft.Chan[struct{}] // closed by either, when a goroutine watches the parent
 }
 
-func (a *afterFuncCtx) cancel(removeFromParent bool, err, cause error) {
-	a.cancelCtx.cancel(false, err, cause)
-	if removeFromParent {
-		removeChild(a.Context, a)
+func (a *afterFunc) Done() *weft.Chan[struct{}] { return a.done }
+
+func (a *afterFunc) cancel(error, error) {
+	if !a.state.CompareAndSwap(live, canceled) {
+		return
 	}
-	a.once.Do(func() { weft.Go(a.f) })
+	if a.done != nil {
+		a.done.Close()
+	}
+	weft.Go(a.f)
 }
 
 // WithoutCancel returns a copy of parent that is not canceled when parent
@@ -195,35 +221,39 @@ func parentCancelCtx(parent Context) (*cancelCtx, bool) {
 	return p, true
 }
 
-// removeChild removes a context from its parent.
-func removeChild(parent Context, child canceler) {
-	p, ok := parentCancelCtx(parent)
-	if !ok {
-		return
-	}
-	p.mu.Lock()
-	if i := slices.Index(p.children, child); i >= 0 {
-		p.children = slices.Delete(p.children, i, i+1)
-	}
-	p.mu.Unlock()
-}
-
 // A canceler is a context that can be canceled directly.
 type canceler interface {
-	cancel(removeFromParent bool, err, cause error)
+	cancel(err, cause error)
 	Done() *weft.Chan[struct{}]
 }
 
+// The values of a cancelCtx's state.
+const (
+	live     = 0
+	canceled = 1
+)
+
 // A cancelCtx can be canceled. When canceled, it also cancels its
 // children.
+//
+// The standard library guards a context with a mutex and keeps its error
+// in an atomic; here state is the only modelled location of a context's
+// cancellation: the other fields are plain Go, written and read only in
+// the step of an operation on state (between it and the goroutine's next
+// operation, which no other goroutine interleaves), so that the engines
+// order every access to them by the operations on state. Cancel is one
+// CompareAndSwap, which fails, and only reads, when the context was
+// canceled already; adding a child is one too; Err and Cause are a Load.
+// A context costs the program's executions only the orders that it can
+// observe: whether a cancel came before an Err, a Done or another cancel.
 type cancelCtx struct {
 	Context // the parent
 
-	mu       sync.Mutex            // protects the fields below and the cancellation
-	done     *weft.Chan[struct{}]  // closed by the first cancel
-	err      atomic.Pointer[error] // set by the first cancel
-	children []canceler            // in the order they were made (a map would iterate at random)
-	cause    error                 // set by the first cancel
+	state    atomic.Int32         // live, then canceled
+	done     *weft.Chan[struct{}] // closed by the cancel, after state is set
+	err      error                // set with state
+	cause    error                // set with state
+	children []canceler           // in the order they were made (a map would iterate at random)
 }
 
 func (c *cancelCtx) Value(key any) any {
@@ -236,66 +266,70 @@ func (c *cancelCtx) Value(key any) any {
 func (c *cancelCtx) Done() *weft.Chan[struct{}] { return c.done }
 
 func (c *cancelCtx) Err() error {
-	if p := c.err.Load(); p != nil {
-		return *p
+	if c.state.Load() == live {
+		return nil
 	}
-	return nil
+	return c.err
 }
 
 // propagateCancel arranges for child to be canceled when parent is.
-func (c *cancelCtx) propagateCancel(parent Context, child canceler) {
+func propagateCancel(parent Context, child canceler) {
 	done := parent.Done()
 	if done == nil {
 		return // parent is never canceled
 	}
 	if p, ok := parentCancelCtx(parent); ok {
-		p.mu.Lock()
-		if err := p.err.Load(); err != nil {
-			// The parent has already been canceled.
-			child.cancel(false, *err, p.cause)
-		} else {
+		// A CompareAndSwap that changes nothing, for the step in which
+		// the child is added while the parent is live: a cancel comes
+		// before it, and the child is canceled now, or after it, and
+		// cancels the child.
+		if p.state.CompareAndSwap(live, live) {
 			p.children = append(p.children, child)
+		} else {
+			child.cancel(p.err, p.cause)
 		}
-		p.mu.Unlock()
 		return
 	}
 	// A Context of the program's own: watch it, as the standard library
 	// does.
 	weft.Go(func() {
 		if weft.Select(done.RecvCase(nil, nil), child.Done().RecvCase(nil, nil)) == 0 {
-			child.cancel(false, parent.Err(), Cause(parent))
+			child.cancel(parent.Err(), Cause(parent))
 		}
 	})
 }
 
-// cancel closes c.done, cancels each of c's children and, if
-// removeFromParent is true, removes c from its parent's children. A nil
-// cause is err.
-func (c *cancelCtx) cancel(removeFromParent bool, err, cause error) {
+func (c *cancelCtx) cancel(err, cause error) { c.cancelAt(err, cause, nil) }
+
+// cancelAt cancels c, unless it was canceled already, and reports whether
+// it did: it closes c.done, and cancels each of c's children. at, if not
+// nil, is called between the cancel and the close (a timer moves the
+// clock to its deadline there). A nil cause is err.
+//
+// A canceled context is not removed from its parent's children, as the
+// standard library removes it: a child is canceled before it is removed,
+// and canceling it again only reads its state.
+func (c *cancelCtx) cancelAt(err, cause error, at func()) bool {
 	if err == nil {
 		panic("context: internal error: missing cancel error")
 	}
 	if cause == nil {
 		cause = err
 	}
-	c.mu.Lock()
-	if c.err.Load() != nil {
-		c.mu.Unlock()
-		return // already canceled
+	if !c.state.CompareAndSwap(live, canceled) {
+		return false // already canceled
 	}
-	c.err.Store(&err)
-	c.cause = cause
-	c.done.Close()
-	for _, child := range c.children {
-		// Holds the parent's lock while taking the child's, as the
-		// standard library does.
-		child.cancel(false, err, cause)
-	}
+	c.err, c.cause = err, cause
+	children := c.children
 	c.children = nil
-	c.mu.Unlock()
-	if removeFromParent {
-		removeChild(c.Context, c)
+	if at != nil {
+		at()
 	}
+	c.done.Close()
+	for _, child := range children {
+		child.cancel(err, cause)
+	}
+	return true
 }
 
 // WithDeadline returns a copy of parent whose deadline is no later than
@@ -317,21 +351,23 @@ func WithDeadlineCause(parent Context, d time.Time, cause error) (Context, Cance
 		return WithCancel(parent)
 	}
 	c := &timerCtx{deadline: d}
-	c.cancelCtx = *newCancelCtx(parent)
-	c.propagateCancel(parent, c)
+	c.Context = parent
+	c.done = weft.MakeChan[struct{}](0)
 	dur := wtime.Until(d)
 	if dur <= 0 {
-		c.cancel(true, DeadlineExceeded, cause) // the deadline has already passed
-		return c, func() { c.cancel(false, Canceled, nil) }
+		propagateCancel(parent, c)
+		c.cancel(DeadlineExceeded, cause) // the deadline has already passed
+		return c, func() { c.cancel(Canceled, nil) }
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.err.Load() == nil {
-		c.timer = wtime.AfterFunc(dur, func() {
-			c.cancel(true, DeadlineExceeded, cause)
-		})
-	}
-	return c, func() { c.cancel(true, Canceled, nil) }
+	// The timer's firing is the cancel: its CompareAndSwap on c.state
+	// fails when c was canceled first, which stops the timer. So a
+	// cancel need not stop it, and the timer, set before c is added to
+	// parent, is there for whoever cancels c.
+	timerhook.Fire(dur, func(at func()) bool {
+		return c.cancelAt(DeadlineExceeded, cause, at)
+	})
+	propagateCancel(parent, c)
+	return c, func() { c.cancel(Canceled, nil) }
 }
 
 // WithTimeout returns WithDeadline(parent, time.Now().Add(timeout)), in
@@ -346,29 +382,14 @@ func WithTimeoutCause(parent Context, timeout time.Duration, cause error) (Conte
 	return WithDeadlineCause(parent, wtime.Now().Add(timeout), cause)
 }
 
-// A timerCtx is a cancelCtx with a deadline, and the timer that cancels it
-// then.
+// A timerCtx is a cancelCtx with a deadline, which a timer of the clock
+// cancels it at.
 type timerCtx struct {
 	cancelCtx
-	timer    *wtime.Timer // under cancelCtx.mu
 	deadline time.Time
 }
 
 func (c *timerCtx) Deadline() (time.Time, bool) { return c.deadline, true }
-
-func (c *timerCtx) cancel(removeFromParent bool, err, cause error) {
-	c.cancelCtx.cancel(false, err, cause)
-	if removeFromParent {
-		// Remove this timerCtx from its parent cancelCtx's children.
-		removeChild(c.cancelCtx.Context, c)
-	}
-	c.mu.Lock()
-	if c.timer != nil {
-		c.timer.Stop()
-		c.timer = nil
-	}
-	c.mu.Unlock()
-}
 
 // WithValue returns a copy of parent in which the value associated with
 // key is val. The key must be comparable and should not be of a built-in
@@ -422,11 +443,6 @@ func value(c Context, key any) any {
 			}
 			c = ctx.c
 		case *timerCtx:
-			if key == &cancelCtxKey {
-				return &ctx.cancelCtx
-			}
-			c = ctx.Context
-		case *afterFuncCtx:
 			if key == &cancelCtxKey {
 				return &ctx.cancelCtx
 			}

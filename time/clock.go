@@ -39,9 +39,10 @@ const (
 	ticker                // NewTicker, Tick: sends on its channel, and again every period
 	funcTimer             // AfterFunc: runs its function on a new goroutine
 	sleeper               // Sleep: wakes the sleeping goroutine
+	hookTimer             // timerhook.Fire: its firing is a call on the clock goroutine
 )
 
-var kindNames = [...]string{chanTimer: "timer", ticker: "ticker", funcTimer: "timer", sleeper: "timer"}
+var kindNames = [...]string{chanTimer: "timer", ticker: "ticker", funcTimer: "timer", sleeper: "timer", hookTimer: "timer"}
 
 // timer is a timer of one execution.
 type timer struct {
@@ -53,11 +54,12 @@ type timer struct {
 	seq    uint64
 	idx    int // in c.pending; -1 when not pending
 	ch     *weft.Chan[Time]
-	chID   int64       // ch's ID, for a ticker's runtime.Exhaust
-	f      func()      // funcTimer's
-	sleep  runtime.Obj // sleeper's semaphore
-	sent   bool        // the clock sent on ch since it was last drained
-	ticks  int         // a ticker's firings
+	chID   int64                // ch's ID, for a ticker's runtime.Exhaust
+	f      func()               // funcTimer's
+	hook   func(at func()) bool // hookTimer's
+	sleep  runtime.Obj          // sleeper's semaphore
+	sent   bool                 // the clock sent on ch since it was last drained
+	ticks  int                  // a ticker's firings
 }
 
 // timers is a heap of timers by deadline, then by the order they were set.
@@ -234,16 +236,33 @@ func (c *clock) run() {
 			continue
 		}
 		t := heap.Pop(&c.pending).(*timer)
-		c.cur = max(c.cur, t.when)
-		note("%s fires at %s", t.name, at(c.cur))
-		c.now.Store(int64(c.cur))
-		c.fire(t)
+		if t.kind == hookTimer {
+			c.fireHook(t)
+		} else {
+			c.advance(t)
+			c.fire(t)
+		}
 		if len(c.pending) > 0 {
 			// Each firing is a critical section of its own.
 			c.unlock("the clock")
 			c.lock("the clock")
 		}
 	}
+}
+
+// advance moves the clock to t's deadline, as t fires. c.mu is held.
+func (c *clock) advance(t *timer) {
+	c.cur = max(c.cur, t.when)
+	note("%s fires at %s", t.name, at(c.cur))
+	c.now.Store(int64(c.cur))
+}
+
+// fireHook fires t, a hookTimer, unless its hook finds it stopped: then
+// the clock stays where it is, as if t had been removed when it was
+// stopped. c.mu is held.
+func (c *clock) fireHook(t *timer) {
+	note("%s is due at %s: fire it unless it was stopped", t.name, at(max(c.cur, t.when)))
+	t.hook(func() { c.advance(t) })
 }
 
 // fire does what t does when it fires. c.mu is held.

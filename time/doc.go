@@ -84,7 +84,12 @@
 // clock goroutine stores when a timer fires; a timer's channel is a
 // weft.Chan to which the clock goroutine sends without blocking; AfterFunc's
 // function runs on a goroutine that the clock goroutine starts, and Sleep
-// waits on a semaphore of its own. The trace of a bug names these
+// waits on a semaphore of its own. The timer of a context of weft/context
+// (WithDeadline, WithTimeout) is the exception: its firing is the cancel
+// of the context, run by the clock goroutine in the firing's critical
+// section, and a cancel that came first stops it, so that, when it comes
+// due, it only reads that the context is canceled and the clock does not
+// move (as for a Timer that was stopped). The trace of a bug names these
 // operations by what they mean ("timer#3 fires at +2s"): the clock
 // goroutine, started by the first timer of an execution, is listed among
 // the goroutines, and times are written from the start of the execution. A program whose timers

@@ -7,6 +7,7 @@ import (
 	"weft.dev/weft"
 	"weft.dev/weft/internal/event"
 	"weft.dev/weft/internal/runtime"
+	"weft.dev/weft/internal/timerhook"
 )
 
 // A Duration is the standard library's time.Duration.
@@ -159,4 +160,13 @@ func (t *Ticker) Reset(d Duration) {
 	}
 	c := t.t.clockOf("Ticker.Reset")
 	c.arm(t.t, d, "Ticker.Reset", true)
+}
+
+func init() { timerhook.Fire = fireHook }
+
+// fireHook sets a hookTimer for d (see timerhook.Fire).
+func fireHook(d Duration, fire func(at func()) bool) {
+	t := newTimer(hookTimer, "context.WithDeadline")
+	t.hook = fire
+	t.c.arm(t, d, "WithDeadline", false)
 }
