@@ -44,11 +44,13 @@ package context
 
 import (
 	"context"
+	"fmt"
 	"reflect"
 	"time"
 
 	"weft.dev/weft"
 	"weft.dev/weft/atomic"
+	"weft.dev/weft/internal/runtime"
 	"weft.dev/weft/internal/timerhook"
 	wtime "weft.dev/weft/time"
 )
@@ -127,7 +129,7 @@ func withCancel(parent Context) *cancelCtx {
 	if parent == nil {
 		panic("cannot create context from nil parent")
 	}
-	c := &cancelCtx{Context: parent, done: weft.MakeChan[struct{}](0)}
+	c := &cancelCtx{Context: parent, name: newName("context.WithCancel"), done: weft.MakeChan[struct{}](0)}
 	propagateCancel(parent, c)
 	return c
 }
@@ -138,8 +140,10 @@ func withCancel(parent Context) *cancelCtx {
 func Cause(c Context) error {
 	if cc, ok := c.Value(&cancelCtxKey).(*cancelCtx); ok {
 		if cc.state.Load() == live {
+			noteDone("context.Cause(%s) = nil", cc.name)
 			return nil
 		}
+		noteDone("context.Cause(%s) = %v", cc.name, cc.cause)
 		return cc.cause
 	}
 	return c.Err()
@@ -150,7 +154,7 @@ func Cause(c Context) error {
 // its own goroutine. Calling stop stops the association of ctx with f: it
 // returns true if that stopped f from being run.
 func AfterFunc(ctx Context, f func()) (stop func() bool) {
-	a := &afterFunc{f: f}
+	a := &afterFunc{name: newName("context.AfterFunc"), f: f}
 	if _, ok := parentCancelCtx(ctx); !ok && ctx.Done() != nil {
 		// Watched by a goroutine, which stop must end.
 		a.done = weft.MakeChan[struct{}](0)
@@ -158,8 +162,10 @@ func AfterFunc(ctx Context, f func()) (stop func() bool) {
 	propagateCancel(ctx, a)
 	return func() bool {
 		if !a.state.CompareAndSwap(live, canceled) {
+			noteDone("stop %s: too late, its func started", a.name)
 			return false
 		}
+		noteDone("stop %s before its func starts", a.name)
 		if a.done != nil {
 			a.done.Close()
 		}
@@ -171,6 +177,7 @@ func AfterFunc(ctx Context, f func()) (stop func() bool) {
 // stop came first. Which of the two came first is the one operation on
 // state that succeeded.
 type afterFunc struct {
+	name  string // "context#3", for traces
 	state atomic.Int32
 	f     func()
 	done  *weft.Chan[struct{}] // closed by either, when a goroutine watches the parent
@@ -180,8 +187,10 @@ func (a *afterFunc) Done() *weft.Chan[struct{}] { return a.done }
 
 func (a *afterFunc) cancel(error, error) {
 	if !a.state.CompareAndSwap(live, canceled) {
+		noteDone("%s was stopped: its func does not start", a.name)
 		return
 	}
+	noteDone("%s is done: its func starts", a.name)
 	if a.done != nil {
 		a.done.Close()
 	}
@@ -249,6 +258,7 @@ const (
 type cancelCtx struct {
 	Context // the parent
 
+	name     string               // "context#2", for traces
 	state    atomic.Int32         // live, then canceled
 	done     *weft.Chan[struct{}] // closed by the cancel, after state is set
 	err      error                // set with state
@@ -267,8 +277,10 @@ func (c *cancelCtx) Done() *weft.Chan[struct{}] { return c.done }
 
 func (c *cancelCtx) Err() error {
 	if c.state.Load() == live {
+		noteDone("%s.Err() = nil", c.name)
 		return nil
 	}
+	noteDone("%s.Err() = %v", c.name, c.err)
 	return c.err
 }
 
@@ -284,8 +296,10 @@ func propagateCancel(parent Context, child canceler) {
 		// before it, and the child is canceled now, or after it, and
 		// cancels the child.
 		if p.state.CompareAndSwap(live, live) {
+			noteDone("%s: add a child", p.name)
 			p.children = append(p.children, child)
 		} else {
+			noteDone("%s is canceled: cancel the new child", p.name)
 			child.cancel(p.err, p.cause)
 		}
 		return
@@ -317,14 +331,17 @@ func (c *cancelCtx) cancelAt(err, cause error, at func()) bool {
 		cause = err
 	}
 	if !c.state.CompareAndSwap(live, canceled) {
-		return false // already canceled
+		noteDone("cancel %s: it was canceled already", c.name)
+		return false
 	}
+	noteDone("cancel %s: %v", c.name, err)
 	c.err, c.cause = err, cause
 	children := c.children
 	c.children = nil
 	if at != nil {
 		at()
 	}
+	note("%s: close Done", c.name)
 	c.done.Close()
 	for _, child := range children {
 		child.cancel(err, cause)
@@ -352,6 +369,7 @@ func WithDeadlineCause(parent Context, d time.Time, cause error) (Context, Cance
 	}
 	c := &timerCtx{deadline: d}
 	c.Context = parent
+	c.name = newName("context.WithDeadline")
 	c.done = weft.MakeChan[struct{}](0)
 	dur := wtime.Until(d)
 	if dur <= 0 {
@@ -452,5 +470,31 @@ func value(c Context, key any) any {
 		default:
 			return c.Value(key)
 		}
+	}
+}
+
+// names counts the contexts of the running execution, to name them in
+// traces.
+var names runtime.Local[int]
+
+// newName names a new context of the running execution.
+func newName(what string) string {
+	n := names.Get(what)
+	*n++
+	return fmt.Sprintf("context#%d", *n)
+}
+
+// note sets the text of the calling goroutine's next operation in a trace.
+func note(format string, args ...any) {
+	if runtime.Tracing() {
+		runtime.Note(fmt.Sprintf(format, args...))
+	}
+}
+
+// noteDone sets the text of the calling goroutine's last operation in a
+// trace, for a text that depends on its result.
+func noteDone(format string, args ...any) {
+	if runtime.Tracing() {
+		runtime.NoteDone(fmt.Sprintf(format, args...))
 	}
 }
