@@ -51,6 +51,12 @@ func Text(t *Trace) string {
 	if len(t.Objects) > 0 {
 		b.WriteString("objects:\n")
 		for _, o := range t.Objects {
+			if o.First == "" {
+				// Made by weft's own code (the clock of weft/time, a
+				// context), with no frame of the program on the stack.
+				fmt.Fprintf(&b, "  %-10s made inside weft\n", o.Name)
+				continue
+			}
 			fmt.Fprintf(&b, "  %-10s first used at %s\n", o.Name, o.First)
 		}
 	}

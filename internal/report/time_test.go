@@ -56,3 +56,24 @@ func TestTimerEvents(t *testing.T) {
 		t.Errorf("%d system goroutines in the trace, want the clock; JSON:\n%s", system, js)
 	}
 }
+
+// TestObjectsInsideWeft checks that an object weft's own code made, with
+// no frame of the program on its stack (the clock's), is named as such in
+// the text, not as "first used at" nothing.
+func TestObjectsInsideWeft(t *testing.T) {
+	tr := trace(t, func() {
+		reply := weft.MakeChan[int](0)
+		weft.Go(func() {
+			time.Sleep(2 * time.Second)
+			reply.Send(42)
+		})
+		weft.Select(reply.RecvCase(nil, nil), time.After(time.Second).RecvCase(nil, nil))
+	}, 0)
+	text := report.Text(tr)
+	if strings.Contains(text, "first used at \n") {
+		t.Errorf("an object first used at no position:\n%s", text)
+	}
+	if !strings.Contains(text, "made inside weft") {
+		t.Errorf("no object made inside weft:\n%s", text)
+	}
+}
