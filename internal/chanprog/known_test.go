@@ -329,6 +329,15 @@ var known = []struct {
 			block(send(0, 2), send(0, 3), closeC(0))),
 	},
 	{
+		"defaultBeforeCloseRead", propClasses,
+		"(s9/p3098, shrunk) the default engine missed g3's default before g2's first send: the default that goes before the close of c0 reads c1's receive count after g1's receive, and the forward revisit to the count before it rebuilt the default as a plain one, which reads c0 closed; fixed: a default rebuilt on a channel closed before it stays the variant before the close",
+		prog(chans(0, 1), nil,
+			block(),
+			block(Stmt{Kind: Recv, Chan: 1, Reg: 1}),
+			block(send(1, 1), closeC(0), send(1, 3)),
+			block(Stmt{Kind: Select, Cases: []Case{{Chan: 1, Reg: 0, OK: true}, {Chan: 0, Reg: 1, OK: true}}, HasDefault: true})),
+	},
+	{
 		"closedOrBuffered", propClasses,
 		"(s9/p36, shrunk) the default engine missed g2's second select receiving c1's close after g1 took the 3: the select reads two writes added after it (g1's receive count, g0's close of c1), and the revisit by either alone found no possible outcome; fixed: it then waits after that write's prefix, where the other revisits it",
 		prog(chans(0, 1), nil,

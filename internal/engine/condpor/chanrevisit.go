@@ -182,7 +182,20 @@ func (e *Engine) outcomeOf(g *graph.Graph, o *cop) option {
 		return alone(0)
 	}
 	ev := g.Ev(o.lead)
-	return option{out: chans.Decode(ev.Outcome, ev.With), offer: graph.Init}
+	opt := option{out: chans.Decode(ev.Outcome, ev.With), offer: graph.Init}
+	if int(opt.out.Case) == len(o.op.Cases) {
+		// A default with a case on a channel that a close added before
+		// it closed is the variant that goes before that close (a plain
+		// default reads every channel open): rebuilt after a forward
+		// revisit of one of its reads, it must stay that variant
+		// (defaultBeforeCloseRead in package chanprog).
+		for _, k := range o.op.Cases {
+			if ci := e.info(g, k.Chan); ci != nil && closed(g, g.CoMax(ci.cl)) {
+				opt.beforeClose = true
+			}
+		}
+	}
+	return opt
 }
 
 // replayChan replays the channel operation whose first event is at p,
