@@ -60,6 +60,7 @@
 // math/rand and goroutines not started with Go make an execution impossible
 // to replay, which is reported as a Nondeterminism bug.
 //
-// Only one check runs at a time in a process; checks started concurrently
-// (parallel tests) wait for each other.
+// Any number of checks run at once in a process (parallel tests), each
+// with its own state: a check finds what it finds alone, even when the
+// bodies of checks running at once share package-level objects.
 package weft

@@ -85,8 +85,7 @@ type Bug struct {
 //
 // Checks do not nest: Explore (or Check) called by a goroutine of a running
 // check does not return: it is a Misuse bug of the running check. Checks
-// run one at a time in a process: one called while another runs (from a
-// parallel test) waits for it.
+// called from different goroutines (parallel tests) run at once.
 func Explore(body func(), opts ...Option) (Result, error) {
 	runtime.Nested("weft.Explore")
 	res, err := explore(body, opts)

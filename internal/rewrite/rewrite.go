@@ -33,7 +33,7 @@
 // subtests is checked as a body of its own; its t.Error and t.Parallel
 // stay testing's. A leading t.Parallel() of a test or subtest stays
 // outside its check, so that parallel subtests wait for their parent as
-// testing wants, and their checks then run one at a time.
+// testing wants, and their checks then run at once.
 //
 // A select's cases are evaluated once, in source order, in the init
 // statement of the switch that replaces it; a receive case that assigns or

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"reflect"
 	"runtime"
+	"sync/atomic"
 
 	"weft.dev/weft/internal/engine"
 	"weft.dev/weft/internal/event"
@@ -11,8 +12,11 @@ import (
 
 // Obj is the header of every modelled object. Its zero value is ready: the
 // first operation of an execution on the object binds it to that execution.
+// An object that checks running at once share (a package-level one) is
+// bound to one of them at a time; the others keep its binding to
+// themselves.
 type Obj struct {
-	epoch uint64
+	epoch atomic.Uint64 // of the execution it is bound to
 	idx   int32
 }
 
@@ -22,46 +26,53 @@ type Handle struct {
 	id    int32
 }
 
-// running returns the running execution and its current goroutine, or panics
-// with a message naming what was called outside a check.
+// running returns the execution of the calling goroutine and its
+// goroutine, or panics with a message naming what was called outside a
+// check.
 func running(what string) (*execution, *goroutine) {
-	x := current.Load()
-	if x == nil {
+	w := lookup(getg())
+	if w == nil {
 		foreign(what)
 		panic(outside(what))
 	}
-	if gp := getg(); gp != 0 && gp != x.curG.Load() {
-		foreign(what)
-		panic(outside(what))
+	if w.d.abandoned.Load() {
+		// The watchdog gave the execution up: nothing of it may move.
+		runtime.Goexit()
 	}
-	if x.aborting {
+	g := w.g
+	if g.x.aborting {
 		panic(abortSignal{})
 	}
-	return x, x.cur
+	return g.x, g
 }
 
 func outside(what string) string {
 	return fmt.Sprintf("weft: %s called outside a running check (use it inside the body given to weft.Check or weft.Explore)", what)
 }
 
-// foreign handles a weft operation called by a goroutine that does not hold
-// the turn of the running execution (if any). It returns only when the
-// goroutine was started outside any check: its caller then panics. A
-// goroutine started with the go statement inside the running check (a
-// stray) makes the check report a misuse, and ends; a goroutine of an
-// abandoned execution (see watchdog.go), or started by one, or by
-// goroutines that ended when no check runs, ends quietly: it must not touch
-// the running check, and there is no check to report to. It is the slow
-// path: it reads the stacks of all goroutines.
+// unattributed is the message of a weft operation called by a goroutine
+// that weft does not run when no check can be told its own.
+func unattributed(what string) string {
+	return fmt.Sprintf("weft: %s called by a goroutine that weft does not run, started with the go statement by goroutines that have ended: it belongs to none of the checks running, or weft cannot tell to which (start goroutines with weft.Go, not the go statement)", what)
+}
+
+// foreign handles a weft operation called by a goroutine that is not a
+// worker. It returns only when the goroutine was started outside any check:
+// its caller then panics. A goroutine started with the go statement inside
+// a running check (a stray) makes that check report a misuse, and ends; a
+// goroutine of an abandoned execution (see watchdog.go), or started by one,
+// or by goroutines that ended when no check runs, ends quietly: there is no
+// check to report to. A stray that weft cannot attribute to one of the
+// checks running panics. It is the slow path: it reads the stacks of all
+// goroutines.
 func foreign(what string) {
-	o := whose()
-	if o == ownerOutside {
+	switch o, d := whose(); o {
+	case ownerOutside:
 		return
-	}
-	if o != ownerAbandoned {
-		if d := active.Load(); d != nil {
-			d.strayCall(what)
-		}
+	case ownerCheck:
+		d.strayCall(what)
+	case ownerUnknown:
+		panic(unattributed(what))
 	}
 	runtime.Goexit()
 }
@@ -90,43 +101,19 @@ func (d *driver) strayCall(what string) {
 // inside the check it is a stray call. It returns when the caller is not a
 // goroutine of a check.
 func Nested(what string) {
-	if inWorker() {
+	if lookup(getg()) != nil {
 		Fail(engine.Misuse, what+" called inside a check: nested checks are not supported")
 	}
-	if active.Load() == nil {
+	if !anyWorker() {
 		return
 	}
-	switch whose() {
+	switch o, d := whose(); o {
 	case ownerCheck:
-		if d := active.Load(); d != nil {
-			d.strayCall(what)
-		}
+		d.strayCall(what)
 	case ownerAbandoned:
 		runtime.Goexit()
-	}
-}
-
-// inWorker reports whether the caller runs on a worker: a modelled
-// goroutine of a running or abandoned check.
-func inWorker() bool {
-	pcs := make([]uintptr, 256)
-	for {
-		n := runtime.Callers(2, pcs)
-		if n < len(pcs) {
-			pcs = pcs[:n]
-			break
-		}
-		pcs = make([]uintptr, 2*len(pcs))
-	}
-	frames := runtime.CallersFrames(pcs)
-	for {
-		f, more := frames.Next()
-		if f.Function == runName {
-			return true
-		}
-		if !more {
-			return false
-		}
+	case ownerUnknown:
+		panic(unattributed(what))
 	}
 }
 
@@ -235,22 +222,19 @@ func Fail(kind engine.BugKind, msg string) {
 }
 
 // Outside reports whether the caller takes no part in a check: none runs,
-// or the caller is a goroutine started outside it (a test's, running in
+// or the caller is a goroutine started outside any (a test's, running in
 // parallel). A weft operation there panics: code that may run either way
 // (rewritten code's failures) does the standard thing instead. When a
-// check runs, it is the slow path.
+// check runs and the caller is not its goroutine, it is the slow path.
 func Outside() bool {
-	x := current.Load()
-	if x == nil {
-		return true
-	}
-	gp := getg()
-	if gp == 0 || gp == x.curG.Load() {
-		// Without getg, as running does: the caller is taken to be the
-		// check's.
+	if lookup(getg()) != nil {
 		return false
 	}
-	return whose() == ownerOutside
+	if !anyWorker() {
+		return true
+	}
+	o, _ := whose()
+	return o == ownerOutside
 }
 
 // Check panics with the usual message when called outside a check; the

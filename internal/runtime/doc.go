@@ -19,12 +19,15 @@
 // execution: objects created outside the body are thereby reset to their
 // zero value at the start of every execution.
 //
-// Only one check runs at a time in a process: the running execution is the
-// only global state, and a second check waits for the first to finish.
+// Any number of checks run at once in a process, each with its own driver,
+// executions and coroutines. An operation finds its execution from the
+// calling goroutine, in a registry of the coroutines (see registry.go); a
+// goroutine that is not in it is not weft's. An object shared by checks
+// running at once is bound to one execution at a time, and the others
+// keep their binding of it to themselves (see execution.claim).
 //
 // A goroutine of the program that never hands the turn back (a loop in
 // plain Go, a real channel) would hold the driver forever: a watchdog in
 // Run's goroutine gives such an execution up without unwinding it (its
-// goroutines are left where they are, abandoned) and releases the global
-// state (see watchdog.go).
+// goroutines are left where they are, abandoned; see watchdog.go).
 package runtime

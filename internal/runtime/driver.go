@@ -9,17 +9,9 @@ import (
 	"weft.dev/weft/internal/engine"
 )
 
-var (
-	// current is the execution whose goroutines are running.
-	current atomic.Pointer[execution]
-	// active is the driver of the running check.
-	active atomic.Pointer[driver]
-	// checks serializes explorations: one at a time in a process.
-	checks sync.Mutex
-	// epochs numbers executions, so that objects know whether they are bound
-	// to the running one.
-	epochs atomic.Uint64
-)
+// checkIDs numbers the checks of the process, for their executions'
+// epochs.
+var checkIDs atomic.Uint32
 
 // Config configures one exploration.
 type Config struct {
@@ -78,27 +70,22 @@ const DefaultMaxSteps = 100_000
 // even when a goroutine of the program never hands the turn back (see
 // watchdog.go).
 func Run(body func(), cfg Config) *Report {
-	checks.Lock()
-	defer checks.Unlock()
 	if cfg.MaxSteps <= 0 {
 		cfg.MaxSteps = DefaultMaxSteps
 	}
 	if cfg.ProgressInterval <= 0 {
 		cfg.ProgressInterval = 250 * time.Millisecond
 	}
-	d := &driver{cfg: cfg, body: body, ids: map[uint64]int32{}, vars: map[uint64]int32{}, start: time.Now(), seen: map[string]bool{}, wake: make(chan struct{}, 1)}
+	d := &driver{cfg: cfg, body: body, id: checkIDs.Add(1), ids: map[uint64]int32{}, vars: map[uint64]int32{}, start: time.Now(), seen: map[string]bool{}, wake: make(chan struct{}, 1)}
 	d.lastProgress = d.start
-	active.Store(d)
 	done := make(chan struct{})
 	go d.main(done)
 	if r := d.watch(done); r != nil {
 		// The execution was abandoned: its goroutines, and the driver, are
-		// left where they are; abandon released the global state.
+		// left where they are.
 		r.Elapsed = time.Since(d.start)
 		return r
 	}
-	current.Store(nil)
-	active.Store(nil)
 	for _, w := range d.idle {
 		w.stop()
 	}
@@ -120,12 +107,20 @@ const (
 // runtime.Goexit.
 //
 // Run's goroutine watches it (watchdog.go) and may abandon it: the driver
-// then stops at the first chance it gets and touches no global state again.
-// It publishes a new execution in current under mu, which the watchdog
-// holds to abandon it, and withdraws it with a CompareAndSwap.
+// then stops at the first chance it gets. It publishes a new execution in
+// live under mu, which the watchdog holds to abandon it.
 type driver struct {
-	cfg          Config
-	body         func()
+	cfg  Config
+	body func()
+	id   uint32 // of the check, in the process
+	// n numbers the executions of the check, for their epochs.
+	n uint32
+	// live is the execution whose goroutines run, for the watchdog.
+	live atomic.Pointer[execution]
+	// epoch is that of the execution whose goroutines run, 0 between
+	// executions: other checks read it to know whether an object bound to
+	// it is in use (see execution.claim).
+	epoch        atomic.Uint64
 	ids          map[uint64]int32 // (parent, rank) -> goroutine id
 	nextID       int32
 	vars         map[uint64]int32 // (goroutine, rank) -> symbolic variable id
@@ -214,7 +209,8 @@ func (d *driver) begin() bool {
 		x = &execution{d: d, eng: d.cfg.Engine, maxSteps: int32(min(d.cfg.MaxSteps, 1<<30))}
 		d.x = x
 	}
-	x.epoch = epochs.Add(1)
+	d.n++
+	x.epoch = uint64(d.id)<<32 | uint64(d.n)
 	x.exec.G = x.exec.G[:0]
 	x.exec.Objects = x.exec.Objects[:0]
 	x.exec.Last = -1
@@ -225,6 +221,8 @@ func (d *driver) begin() bool {
 	x.faulted = nil
 	clear(x.exhausted)
 	clear(x.shadows)
+	clear(x.objs)
+	clear(x.locals)
 	_, cont := x.eng.(engine.Continuer)
 	x.exec.Continue = d.cfg.AllBugs && cont && !d.cfg.Trace
 	x.ending = engine.Ending{}
@@ -242,7 +240,8 @@ func (d *driver) begin() bool {
 		return false
 	}
 	d.unwinding.Store(false)
-	current.Store(x)
+	d.live.Store(x)
+	d.epoch.Store(x.epoch)
 	d.mu.Unlock()
 	if d.beat.Load() != 0 {
 		d.beat.Store(0) // the driver moves on: progress, for the watchdog
@@ -262,7 +261,7 @@ func (d *driver) drive() {
 		g := x.next
 		x.next = nil
 		x.cur = g
-		x.curG.Store(g.w.gp)
+		x.curID.Store(g.w.id)
 		g.w.resume()
 		if d.abandoned.Load() {
 			return
@@ -291,16 +290,15 @@ func (d *driver) abort() {
 			continue
 		}
 		x.cur = g
-		x.curG.Store(g.w.gp)
+		x.curID.Store(g.w.id)
 		g.w.resume()
 		if d.abandoned.Load() {
 			return
 		}
 		d.retire(g)
 	}
-	// Not Store: the watchdog may have given the exploration up, and a
-	// later check be running.
-	current.CompareAndSwap(x, nil)
+	d.live.Store(nil)
+	d.epoch.Store(0)
 }
 
 // finish accounts for the execution that just ended.
@@ -427,7 +425,7 @@ func (d *driver) allocWorker() *worker {
 		d.idle = d.idle[:n-1]
 		return w
 	}
-	return newWorker()
+	return newWorker(d)
 }
 
 func (d *driver) allocGoroutine() *goroutine {

@@ -17,11 +17,11 @@ type execution struct {
 	epoch    uint64
 	eng      engine.Engine
 	exec     engine.Exec
-	gs       []*goroutine   // by id
-	cur      *goroutine     // the goroutine holding the turn
-	curG     atomic.Uintptr // getg() of cur, read by stray goroutines
-	next     *goroutine     // the goroutine the driver resumes next
-	resumer  *goroutine     // resumes after a new goroutine's discovery
+	gs       []*goroutine // by id
+	cur      *goroutine   // the goroutine holding the turn
+	curID    atomic.Int64 // the Go id of cur's worker, for the watchdog
+	next     *goroutine   // the goroutine the driver resumes next
+	resumer  *goroutine   // resumes after a new goroutine's discovery
 	sched    []engine.Choice
 	failed   *engine.Choice // the operation that is the bug, if any
 	tracer   *tracer
@@ -40,20 +40,66 @@ type execution struct {
 	// Shadow). Its keys keep the variables alive, so that no address is
 	// reused for another variable while the execution runs.
 	shadows map[unsafe.Pointer]any
+	// objs and locals hold the indexes of the objects, and the values of
+	// the Locals, that an execution of another check held when x first
+	// used them (see claim).
+	objs   map[*Obj]int32
+	locals map[*Obj]any
 }
 
 // bind returns the index of o in x, binding it on first use.
 func (x *execution) bind(o *Obj, k event.ObjKind) int32 {
-	if o.epoch == x.epoch {
+	if o.epoch.Load() == x.epoch {
 		return o.idx
 	}
-	o.epoch = x.epoch
-	o.idx = int32(len(x.exec.Objects))
+	return x.bindSlow(o, k)
+}
+
+// bindSlow is bind for an object that another execution may hold.
+func (x *execution) bindSlow(o *Obj, k event.ObjKind) int32 {
+	if idx, ok := x.objs[o]; ok {
+		return idx
+	}
+	idx := int32(len(x.exec.Objects))
 	x.exec.Objects = append(x.exec.Objects, k)
 	if x.tracer != nil {
-		x.tracer.object(o.idx, k)
+		x.tracer.object(idx, k)
 	}
-	return o.idx
+	if x.claim(o) {
+		o.idx = idx
+	} else {
+		if x.objs == nil {
+			x.objs = map[*Obj]int32{}
+		}
+		x.objs[o] = idx
+	}
+	return idx
+}
+
+// claim binds o, which is not bound to x, to x, and reports true; or it
+// reports false when an execution of another check that runs holds o (the
+// checks share a package-level object): x then keeps its binding to itself.
+// Executions of one check run one after the other: an epoch of x's check
+// other than x's is over.
+func (x *execution) claim(o *Obj) bool {
+	for {
+		old := o.epoch.Load()
+		if old != 0 && old>>32 != x.epoch>>32 && held(old) {
+			return false
+		}
+		if o.epoch.CompareAndSwap(old, x.epoch) {
+			return true
+		}
+	}
+}
+
+// held reports whether the execution with epoch e runs. The driver of that
+// execution clears its epoch, an atomic, once no goroutine of the
+// execution can use an object: what they wrote of the object before
+// happens before what the caller then writes.
+func held(e uint64) bool {
+	d := driverByID(uint32(e >> 32))
+	return d != nil && d.epoch.Load() == e
 }
 
 // newGoroutine adds goroutine id, running fn, to the execution.
@@ -331,4 +377,11 @@ func ObjName(k event.ObjKind, idx int32) string {
 
 // Name names o, bound in the running execution, as ObjName does; a note
 // that replaces an operation's description names its object with it.
-func (o *Obj) Name(k event.ObjKind) string { return ObjName(k, o.idx) }
+func (o *Obj) Name(k event.ObjKind) string {
+	x, _ := running("weft: note")
+	idx := o.idx
+	if o.epoch.Load() != x.epoch {
+		idx = x.objs[o]
+	}
+	return ObjName(k, idx)
+}

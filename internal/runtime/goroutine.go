@@ -15,23 +15,31 @@ import (
 // runtime recovers it.
 type abortSignal struct{}
 
-// worker is a coroutine that runs modelled goroutines, one after another.
+// worker is a coroutine that runs modelled goroutines of one check, one
+// after another.
 type worker struct {
 	resume func() (struct{}, bool)
 	stop   func()
 	yield  func(struct{}) bool
+	d      *driver
 	g      *goroutine // the goroutine it runs, nil when idle
-	gp     uintptr    // getg() of the coroutine
+	id     int64      // the Go id of the coroutine, set before it registers
 	dead   bool       // the coroutine ended (runtime.Goexit in the program)
 }
 
-func newWorker() *worker {
-	w := &worker{}
+func newWorker(d *driver) *worker {
+	w := &worker{d: d}
 	w.resume, w.stop = iter.Pull(func(yield func(struct{}) bool) {
 		w.yield = yield
-		w.gp = getg()
-		// The driver could not know gp before this first resume.
-		w.g.x.curG.Store(w.gp)
+		w.id = selfID()
+		gp := getg()
+		register(gp, w)
+		// However the coroutine ends (stopped, or runtime.Goexit in the
+		// program), the Go runtime must not reuse its descriptor for a
+		// goroutine that the registry would take for a worker.
+		defer unregister(gp)
+		// The driver could not know id before this first resume.
+		w.g.x.curID.Store(w.id)
 		for {
 			w.g.run()
 			w.g = nil

@@ -29,21 +29,33 @@ func System() {
 // Local holds a value of type T per execution: the first Get of an
 // execution returns a new zero T, later ones of the same execution the
 // same one. Like an Obj, a package-level Local is thereby reset at the
-// start of every execution.
+// start of every execution, and checks running at once have each their
+// own.
 type Local[T any] struct {
-	epoch uint64
-	v     *T
+	o Obj
+	v *T
 }
 
 // Get returns the value of the running execution. what names the caller
 // for the message of a call outside a check.
 func (l *Local[T]) Get(what string) *T {
 	x, _ := running(what)
-	if l.epoch != x.epoch || l.v == nil {
-		l.epoch = x.epoch
-		l.v = new(T)
+	if l.o.epoch.Load() == x.epoch {
+		return l.v
 	}
-	return l.v
+	if v, ok := x.locals[&l.o]; ok {
+		return v.(*T)
+	}
+	v := new(T)
+	if x.claim(&l.o) {
+		l.v = v
+	} else {
+		if x.locals == nil {
+			x.locals = map[*Obj]any{}
+		}
+		x.locals[&l.o] = v
+	}
+	return v
 }
 
 // Shadow returns the state that a model keeps, in the running execution,
@@ -73,8 +85,12 @@ func Shadow[T any](p unsafe.Pointer, what string) (s *T, fresh bool) {
 // Tracing reports whether the running execution is traced (it is replayed
 // for a report): only then are notes worth formatting.
 func Tracing() bool {
-	x := current.Load()
-	return x != nil && x.tracer != nil && !x.aborting
+	w := lookup(getg())
+	if w == nil {
+		return false
+	}
+	x := w.g.x
+	return x.tracer != nil && !x.aborting
 }
 
 // Note sets the text that a traced execution shows for the calling

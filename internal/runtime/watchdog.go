@@ -26,11 +26,11 @@ import (
 // the program's code (not in weft's engine, which may be slow), the
 // execution is abandoned: a goroutine cannot be preempted or killed, so the
 // goroutine, the driver and the execution's other coroutines are left where
-// they are, the global state is released, and Run returns with a bug that
-// names the goroutine and shows its stack. Whatever the abandoned goroutines
-// do later, they touch no later check: a weft operation they call ends them
-// with runtime.Goexit (see foreign), and the driver stops as soon as it is
-// resumed.
+// they are, and Run returns with a bug that names the goroutine and shows
+// its stack. Whatever the abandoned goroutines do later, they touch no
+// check: a weft operation they call ends them with runtime.Goexit (see
+// running and foreign), and the driver stops as soon as it is resumed. Each
+// check has its own watchdog, which looks at its own worker only.
 //
 // The same watchdog ends a check at once when a goroutine started with the
 // go statement called a weft operation (a stray call) and the execution
@@ -122,14 +122,13 @@ func (d *driver) giveUp(done <-chan struct{}, stalled time.Duration, late bool) 
 	// The atomic loads order the driver's writes before them (x.cur before
 	// the switch, the report before the execution began) before the reads
 	// below; the driver is suspended while a goroutine of the program runs.
-	x := current.Load()
-	if x == nil || x.d != d {
+	x := d.live.Load()
+	if x == nil {
 		return nil
 	}
-	x.curG.Load()
+	turn := x.curID.Load()
 	g := x.cur
-	gs := parseDump(allStacks())
-	stuck := findStuck(gs)
+	stuck := findStuck(parseDump(allStacks()), turn)
 	if stuck == nil {
 		return nil
 	}
@@ -156,28 +155,18 @@ func (d *driver) giveUp(done <-chan struct{}, stalled time.Duration, late bool) 
 		msg += "\n\n" + stuck.program()
 		b = &engine.Bug{Kind: engine.StepLimit, Message: msg, G: id, NoReplay: true}
 	}
-	return d.abandon(b, gs)
+	return d.abandon(b)
 }
 
 // abandon gives the exploration up with bug b: the driver stops at its first
-// chance, the global state is released for the next check, and every worker
-// goroutine in gs is remembered as abandoned.
-func (d *driver) abandon(b *engine.Bug, gs []dumped) *Report {
+// chance, and its workers are remembered as abandoned.
+func (d *driver) abandon(b *engine.Bug) *Report {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	d.abandoned.Store(true)
-	x := current.Load()
-	if x != nil && x.d == d {
-		current.CompareAndSwap(x, nil)
-	}
-	active.CompareAndSwap(d, nil)
-	graveyard.Lock()
-	for i := range gs {
-		if gs[i].worker {
-			graveyard.ids[gs[i].id] = true
-		}
-	}
-	graveyard.Unlock()
+	x := d.live.Swap(nil)
+	d.epoch.Store(0)
+	bury(d)
 	r := &Report{Stats: d.report.Stats, Bugs: slices.Clone(d.report.Bugs)}
 	if d.unwinding.Load() && x != nil && x.ending.Kind == engine.Buggy {
 		// The execution had a bug and was being unwound: report it too,
@@ -193,7 +182,8 @@ func (d *driver) abandon(b *engine.Bug, gs []dumped) *Report {
 }
 
 // graveyard holds the Go goroutine ids of the workers of abandoned
-// executions, and so of the goroutines they started with the go statement.
+// executions, and so of the goroutines they started with the go statement,
+// after those workers ended.
 var graveyard = struct {
 	sync.Mutex
 	ids map[int64]bool
@@ -259,13 +249,13 @@ func (g *dumped) program() string {
 	return b.String()
 }
 
-// findStuck returns the worker that runs the program's code, if any: the
-// one that holds the turn (the others are suspended coroutines), unless
-// it belongs to an abandoned execution or is in weft's own code.
-func findStuck(gs []dumped) *dumped {
+// findStuck returns the worker with Go id id, which holds the turn, if it
+// runs the program's code: not when it is suspended (the driver runs) or
+// in weft's own code.
+func findStuck(gs []dumped, id int64) *dumped {
 	for i := range gs {
 		g := &gs[i]
-		if !g.worker || strings.HasPrefix(g.state, "coroutine") || buried(g.id) {
+		if g.id != id || !g.worker || strings.HasPrefix(g.state, "coroutine") {
 			continue
 		}
 		if fn := g.innermost(); isWeftFrame(fn) && strings.HasPrefix(fn, modulePrefix+"internal/") {
@@ -359,43 +349,49 @@ func parseDump(s string) []dumped {
 type owner uint8
 
 const (
-	ownerUnknown   owner = iota // started with go, by goroutines that ended: a stray, probably
-	ownerCheck                  // started with go inside the running check: a stray
+	ownerUnknown   owner = iota // started with go, by goroutines that ended, while several checks run
+	ownerCheck                  // started with go inside a running check: a stray
 	ownerAbandoned              // a worker of an abandoned execution, or started by one
 	ownerOutside                // started outside any check
 )
 
-// whose classifies the calling goroutine, which is not the one holding the
-// turn, by the goroutines that started it.
-func whose() owner {
+// whose classifies the calling goroutine, which is not a worker, by the
+// goroutines that started it, and returns the check it belongs to with
+// ownerCheck. A goroutine whose creators ended is taken to be a stray of
+// the only check that runs, if one does, and to be abandoned when none
+// does.
+func whose() (owner, *driver) {
 	self := selfID()
 	gs := parseDump(allStacks())
-	byID := make(map[int64]*dumped, len(gs))
+	byGo := make(map[int64]*dumped, len(gs))
 	for i := range gs {
-		byID[gs[i].id] = &gs[i]
+		byGo[gs[i].id] = &gs[i]
 	}
-	g := byID[self]
-	if g == nil {
-		return ownerUnknown
-	}
-	if g.worker {
-		// Workers of the running check run only in turn.
-		return ownerAbandoned
-	}
-	for range len(gs) {
-		c := g.creator
-		switch {
-		case c == 0:
-			return ownerOutside
-		case buried(c):
-			return ownerAbandoned
-		}
-		if g = byID[c]; g == nil {
-			return ownerUnknown
-		}
-		if g.worker {
-			return ownerCheck
+	if g := byGo[self]; g != nil && !g.worker {
+		for range len(gs) {
+			c := g.creator
+			switch {
+			case c == 0:
+				return ownerOutside, nil
+			case buried(c):
+				return ownerAbandoned, nil
+			}
+			if w := byID(c); w != nil {
+				if w.d.abandoned.Load() {
+					return ownerAbandoned, nil
+				}
+				return ownerCheck, w.d
+			}
+			if g = byGo[c]; g == nil || g.worker {
+				break
+			}
 		}
 	}
-	return ownerUnknown
+	switch ds := drivers(); len(ds) {
+	case 0:
+		return ownerAbandoned, nil
+	case 1:
+		return ownerCheck, ds[0]
+	}
+	return ownerUnknown, nil
 }
