@@ -15,8 +15,8 @@ import (
 	"weft.dev/weft/atomic"
 )
 
-// TestParallelChecks: checks of parallel tests run one at a time, each with
-// its own results.
+// TestParallelChecks: checks of parallel tests run at once, each with its
+// own results.
 func TestParallelChecks(t *testing.T) {
 	type program struct {
 		body func()
