@@ -30,7 +30,7 @@ type Handle struct {
 // goroutine, or panics with a message naming what was called outside a
 // check.
 func running(what string) (*execution, *goroutine) {
-	w := lookup(getg())
+	w := lookup(self())
 	if w == nil {
 		foreign(what)
 		panic(outside(what))
@@ -101,7 +101,7 @@ func (d *driver) strayCall(what string) {
 // inside the check it is a stray call. It returns when the caller is not a
 // goroutine of a check.
 func Nested(what string) {
-	if lookup(getg()) != nil {
+	if lookup(self()) != nil {
 		Fail(engine.Misuse, what+" called inside a check: nested checks are not supported")
 	}
 	if !anyWorker() {
@@ -227,7 +227,7 @@ func Fail(kind engine.BugKind, msg string) {
 // (rewritten code's failures) does the standard thing instead. When a
 // check runs and the caller is not its goroutine, it is the slow path.
 func Outside() bool {
-	if lookup(getg()) != nil {
+	if lookup(self()) != nil {
 		return false
 	}
 	if !anyWorker() {

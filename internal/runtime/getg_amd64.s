@@ -1,6 +1,6 @@
 #include "textflag.h"
 
-// func getg() uintptr
+// func getg() unsafe.Pointer
 TEXT ·getg(SB),NOSPLIT,$0-8
 	MOVQ (TLS), AX
 	MOVQ AX, ret+0(FP)

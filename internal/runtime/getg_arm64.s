@@ -1,6 +1,6 @@
 #include "textflag.h"
 
-// func getg() uintptr
+// func getg() unsafe.Pointer
 TEXT ·getg(SB),NOSPLIT,$0-8
 	MOVD g, R0
 	MOVD R0, ret+0(FP)

@@ -2,7 +2,10 @@
 
 package runtime
 
-// getg returns the Go id of the calling goroutine on architectures without
-// the assembly stub: an identity that is unique among live goroutines, as
-// there, but that costs a microsecond, on every weft operation.
-func getg() uintptr { return uintptr(selfID()) }
+// self returns an identity of the calling goroutine that is unique among
+// live goroutines: on architectures without the assembly stub of getg, its
+// Go id, which costs microseconds, on every weft operation.
+func self() uintptr { return uintptr(selfID()) }
+
+// goid returns the Go id of the calling goroutine.
+func goid() int64 { return selfID() }

@@ -31,13 +31,13 @@ func newWorker(d *driver) *worker {
 	w := &worker{d: d}
 	w.resume, w.stop = iter.Pull(func(yield func(struct{}) bool) {
 		w.yield = yield
-		w.id = selfID()
-		gp := getg()
-		register(gp, w)
+		w.id = goid()
+		key := self()
+		register(key, w)
 		// However the coroutine ends (stopped, or runtime.Goexit in the
 		// program), the Go runtime must not reuse its descriptor for a
 		// goroutine that the registry would take for a worker.
-		defer unregister(gp)
+		defer unregister(key)
 		// The driver could not know id before this first resume.
 		w.g.x.curID.Store(w.id)
 		for {

@@ -9,7 +9,7 @@ import (
 // The registry of workers. Any number of checks run at once in a process,
 // each with its own driver, executions and workers; a weft operation finds
 // its execution from the goroutine that calls it: the worker it runs on,
-// found by the identity getg returns, then the goroutine the worker runs.
+// found by the identity self returns, then the goroutine the worker runs.
 // A worker registers itself when its coroutine starts and withdraws when it
 // ends, before the Go runtime can reuse its descriptor for another
 // goroutine: a goroutine that is not in the registry is not weft's.
@@ -46,7 +46,7 @@ func (t *table) hash(key uintptr) uintptr {
 	return uintptr(uint64(key)*0x9E3779B97F4A7C15) >> t.shift
 }
 
-// lookup returns the worker of the goroutine whose getg is key, or nil.
+// lookup returns the worker of the goroutine whose self is key, or nil.
 func lookup(key uintptr) *worker {
 	t := workers.t.Load()
 	if t == nil {
@@ -63,7 +63,7 @@ func lookup(key uintptr) *worker {
 	}
 }
 
-// register adds w, the worker of the calling goroutine, whose getg is key.
+// register adds w, the worker of the calling goroutine, whose self is key.
 func register(key uintptr, w *worker) {
 	workers.mu.Lock()
 	defer workers.mu.Unlock()
@@ -121,7 +121,7 @@ func regrow(t *table) *table {
 	return nt
 }
 
-// unregister removes the calling goroutine, whose getg is key.
+// unregister removes the calling goroutine, whose self is key.
 func unregister(key uintptr) {
 	workers.mu.Lock()
 	defer workers.mu.Unlock()

@@ -85,7 +85,7 @@ func Shadow[T any](p unsafe.Pointer, what string) (s *T, fresh bool) {
 // Tracing reports whether the running execution is traced (it is replayed
 // for a report): only then are notes worth formatting.
 func Tracing() bool {
-	w := lookup(getg())
+	w := lookup(self())
 	if w == nil {
 		return false
 	}
