@@ -104,7 +104,7 @@ func Nested(what string) {
 	if lookup(self()) != nil {
 		Fail(engine.Misuse, what+" called inside a check: nested checks are not supported")
 	}
-	if !anyWorker() {
+	if checking.Load() == 0 {
 		return
 	}
 	switch o, d := whose(); o {
@@ -230,7 +230,7 @@ func Outside() bool {
 	if lookup(self()) != nil {
 		return false
 	}
-	if !anyWorker() {
+	if checking.Load() == 0 {
 		return true
 	}
 	o, _ := whose()

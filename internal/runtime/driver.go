@@ -9,9 +9,14 @@ import (
 	"weft.dev/weft/internal/engine"
 )
 
-// checkIDs numbers the checks of the process, for their executions'
-// epochs.
-var checkIDs atomic.Uint32
+var (
+	// checkIDs numbers the checks of the process, for their executions'
+	// epochs.
+	checkIDs atomic.Uint32
+	// checking counts the checks running: when none is, a goroutine that
+	// is not a worker takes no part in one, and need not be classified.
+	checking atomic.Int32
+)
 
 // Config configures one exploration.
 type Config struct {
@@ -70,6 +75,8 @@ const DefaultMaxSteps = 100_000
 // even when a goroutine of the program never hands the turn back (see
 // watchdog.go).
 func Run(body func(), cfg Config) *Report {
+	checking.Add(1)
+	defer checking.Add(-1)
 	if cfg.MaxSteps <= 0 {
 		cfg.MaxSteps = DefaultMaxSteps
 	}

@@ -26,7 +26,8 @@ type slot struct {
 	w   atomic.Pointer[worker]
 }
 
-const tomb = 1
+// tomb is neither an address nor a goroutine's Go id (see self).
+const tomb = ^uintptr(0)
 
 type table struct {
 	slots []slot // a power of two
@@ -140,10 +141,6 @@ func unregister(key uintptr) {
 		}
 	}
 }
-
-// anyWorker reports whether a worker exists: when none does, no check can
-// have started the caller.
-func anyWorker() bool { return workers.live.Load() > 0 }
 
 // byID returns the worker whose goroutine has the Go id id, or nil. It is
 // the slow path of the classification of stray goroutines.
