@@ -1,6 +1,9 @@
 package runtime
 
-import "testing"
+import (
+	"testing"
+	"time"
+)
 
 func TestGoid(t *testing.T) {
 	for range 4 {
@@ -62,5 +65,49 @@ func BenchmarkLookup(b *testing.B) {
 		if lookup(self()) != w {
 			b.Fatal("lost")
 		}
+	}
+}
+
+// TestOrphan: a goroutine that is not a worker and whose creator ended is
+// the stray of the only check running; of none when no check runs (it
+// ends quietly, as an abandoned one), nor when several do.
+func TestOrphan(t *testing.T) {
+	type result struct {
+		o owner
+		d *driver
+	}
+	orphan := func() result {
+		for {
+			c := make(chan result)
+			ended := make(chan struct{})
+			go func() {
+				defer close(ended)
+				go func() {
+					<-ended
+					time.Sleep(time.Millisecond)
+					o, d := whose()
+					c <- result{o, d}
+				}()
+			}()
+			// The creator may still be in the dump: then the goroutine is
+			// the test's.
+			if r := <-c; r.o != ownerOutside {
+				return r
+			}
+		}
+	}
+	if r := orphan(); r.o != ownerAbandoned {
+		t.Errorf("no check running: whose() = %d, want ownerAbandoned", r.o)
+	}
+	d1, d2 := &driver{id: 1}, &driver{id: 2}
+	register(0xc000200000, &worker{d: d1})
+	defer unregister(0xc000200000)
+	if r := orphan(); r.o != ownerCheck || r.d != d1 {
+		t.Errorf("one check running: whose() = %d, %p; want ownerCheck, %p", r.o, r.d, d1)
+	}
+	register(0xc000300000, &worker{d: d2})
+	defer unregister(0xc000300000)
+	if r := orphan(); r.o != ownerUnknown {
+		t.Errorf("two checks running: whose() = %d, want ownerUnknown", r.o)
 	}
 }
