@@ -100,8 +100,10 @@ func (e *Engine) consumes(g *graph.Graph, t int32, l *event.Label) bool {
 
 // addChan adds the events of goroutine t's channel operation l, which is
 // enabled, taking its default outcome and pushing the others as
-// alternatives, and returns its result.
-func (e *Engine) addChan(f *frame, t int32, l event.Label) event.Result {
+// alternatives, and returns its result. It reports false, adding nothing,
+// when the operation must not take that outcome (frame.must): the
+// execution is another's.
+func (e *Engine) addChan(f *frame, t int32, l event.Label) (event.Result, bool) {
 	g := f.g
 	o := newCop(t, l, graph.Pos{T: t, I: int32(len(g.Threads[t].Events))})
 	opt := alone(0)
@@ -125,11 +127,25 @@ func (e *Engine) addChan(f *frame, t int32, l event.Label) event.Result {
 			}
 		}
 	}
+	if m, ok := f.mustAt(o.lead); ok && !e.updates(f, o, opt, g.Ev(m.w).Loc) {
+		return event.Result{}, false
+	}
 	res, st := e.build(f, o, opt)
 	if st != built {
 		panic(fmt.Sprintf("weft: internal error: goroutine %d's enabled %v could not be added (%d)\n%v", t, l.Kind, st, g))
 	}
-	return res.Event(&o.op)
+	return res.Event(&o.op), true
+}
+
+// updates reports whether the channel operation o, taking option opt,
+// reads loc.
+func (e *Engine) updates(f *frame, o *cop, opt option, loc int32) bool {
+	for _, w := range e.dryReads(f, o, opt) {
+		if !w.IsInit() && f.g.Ev(w).Loc == loc {
+			return true
+		}
+	}
+	return false
 }
 
 // optionItem is the alternative of taking opt for the operation at lead.
@@ -471,6 +487,14 @@ func (e *Engine) backwardChoice(parent, child *frame, it item) bool {
 	if len(cands) == 0 && lab.Kind == event.Select && len(opts) == 0 {
 		// A select with no offer, which nothing lets go there: it waits,
 		// and is added again once it can go, as a send or a receive is.
+		// After a conflict's repair it must then take the case whose
+		// update w's operation took first: taking another case is a
+		// graph that the revisit by the write that made that case ready,
+		// or its own alternative, reaches already (twoSelectsTwice in
+		// package chanprog).
+		if repair {
+			child.must = append(slices.Clone(child.must), mustTake{lead: lead, w: w})
+		}
 		c.RemoveEvent(lead)
 		return true
 	}

@@ -97,6 +97,24 @@ type frame struct {
 	// repair says that the graph is not an execution: two updates read
 	// the same write, and the frame's alternatives order them.
 	repair bool
+	// must are the channel operations that a conflict's repair removed
+	// from the graph, to be added again only with an outcome that
+	// updates the location whose update they lost.
+	must []mustTake
+}
+
+// mustTake says that the channel operation whose first event goes at lead
+// must read the location of w, the update that took its own first.
+type mustTake struct{ lead, w graph.Pos }
+
+// mustAt returns what the operation whose first event goes at p must take.
+func (f *frame) mustAt(p graph.Pos) (mustTake, bool) {
+	for _, m := range f.must {
+		if m.lead == p {
+			return m, true
+		}
+	}
+	return mustTake{}, false
 }
 
 // Engine is the condpor engine.
@@ -681,7 +699,11 @@ func (e *Engine) add(x *engine.Exec, gr *engine.Goroutine) engine.Decision {
 			return engine.Failed(engine.Choice{G: t}, unlockMisuse(t))
 		}
 	case event.ChanMake, event.ChanSend, event.ChanRecv, event.ChanClose, event.ChanLen, event.ChanWait, event.Select:
-		gr.Result = e.addChan(f, t, l)
+		res, ok := e.addChan(f, t, l)
+		if !ok {
+			return engine.Decision{Verdict: engine.Drop}
+		}
+		gr.Result = res
 	case event.Spawn:
 		ev.Kind = graph.Spawn
 		g.Add(t, ev, false)
