@@ -101,7 +101,10 @@ type Event struct {
 	Sync bool
 	// Handed marks the choice event of a channel operation that waited
 	// until a backward revisit handed it its outcome.
-	Handed  bool
+	Handed bool
+	// Moved marks the choice event of a channel operation that a
+	// backward revisit by the write in RF placed after that write.
+	Moved   bool
 	Outcome int32 // Choice, Constraint, update reads: the outcome taken
 	Alts    int32 // how many outcomes there are
 	// View holds, for each goroutine t, the index of the last event of t

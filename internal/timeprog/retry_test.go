@@ -85,7 +85,9 @@ func classesOf(t *testing.T, body func(), eng string) *Explored {
 // classes of one attempt in millions of interleavings (the clock's
 // critical sections interleave with everything), so the oracle is mpor,
 // which explores each Mazurkiewicz trace exactly once: condpor must
-// explore each of its classes, and no other.
+// explore each of its classes, once, and no other (it ran 51 executions
+// for the 45 classes of one attempt and 259 for the 194 of two, until a
+// select that a revisit moved kept the write that moved it).
 func TestRetryTimeouts(t *testing.T) {
 	for _, c := range []struct {
 		attempts   int
@@ -93,9 +95,9 @@ func TestRetryTimeouts(t *testing.T) {
 		classes    int
 		mpor       bool // three attempts agree with mpor too, in 94 s
 	}{
-		{1, 51, 45, true},
-		{2, 259, 194, true},
-		{3, 757, 442, false},
+		{1, 45, 45, true},
+		{2, 194, 194, true},
+		{3, 442, 442, false},
 	} {
 		t.Run(fmt.Sprintf("attempts=%d", c.attempts), func(t *testing.T) {
 			body := retry(c.attempts, 1)

@@ -70,7 +70,9 @@ import (
 // not where it was: it reads several locations, and a later revisit of it
 // by a write of another one must keep what it reads now, which TruSt's
 // order (made for reads of one location) would delete. That finds classes
-// no single revisit reaches, at the price of a few more duplicates.
+// no single revisit reaches. Its choice event remembers the write that
+// placed it (graph.Event.Moved), so that a revisit deleting that write
+// still counts it as revisited.
 
 // isChan reports whether operations of kind k act on the channels.
 func isChan(k event.Kind) bool {

@@ -526,6 +526,9 @@ func (e *Engine) backwardChoice(parent, child *frame, it item) bool {
 		}
 		c.Ev(lead).AddedMax = len(opts) > 0 && opts[0].out == cand.out
 		c.Ev(lead).Handed = handed
+		// Placed after w, it no longer stands before the write that
+		// revisited it: Moved and RF keep that it did (see revisited).
+		c.Ev(lead).Moved, c.Ev(lead).RF = true, w
 		for _, opt := range cands[i+1:] {
 			alt := item{kind: backward, a: it.a, b: w, alt: opt.out.Alt(), with: opt.out.With1(), hasOut: true}
 			if !opt.plain() {
@@ -583,12 +586,19 @@ func (e *Engine) repairs(g *graph.Graph, lead, w graph.Pos) bool {
 // took its outcome in a revisit by a write added after it, which kept
 // returns false for: the revisit is taken from the graph where it had not
 // (TruSt's rule for a read revisited twice). A blockedMark names the write
-// that left it waiting in its RF.
+// that left it waiting in its RF, and so does a Moved choice event the
+// write that placed it.
 func revisited(g *graph.Graph, p graph.Pos, kept func(graph.Pos) bool) bool {
 	st := g.Ev(p).Stamp
 	later := func(w graph.Pos) bool { return !w.IsInit() && !kept(w) && g.Ev(w).Stamp > st }
 	if ev := g.Ev(p); ev.Outcome == blockedMark {
 		return later(ev.RF)
+	} else if ev.Moved {
+		// A revisit that deletes the write that placed it reaches a
+		// graph that the one before that revisit reaches too (the
+		// retry loop of package timeprog explored 6 of its 45 classes
+		// twice).
+		return !kept(ev.RF)
 	}
 	for i := p.I + 1; i < g.OpEnd(p); i++ {
 		if ev := g.Ev(graph.Pos{T: p.T, I: i}); ev.Kind == graph.Read && later(ev.RF) {
