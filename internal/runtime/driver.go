@@ -1,6 +1,8 @@
 package runtime
 
 import (
+	"fmt"
+	"runtime/debug"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -164,6 +166,13 @@ type driver struct {
 func (d *driver) main(done chan struct{}) {
 	normal := false
 	defer func() {
+		if r := recover(); r != nil {
+			// The engine failed between two executions (Begin, End): a
+			// bug of weft's, which ends the check with an internal error
+			// instead of crashing the process the check runs in.
+			d.internalError(fmt.Sprintf("%v\n%s", r, debug.Stack()))
+			normal = true
+		}
 		if !normal {
 			if d.abandoned.Load() {
 				return
