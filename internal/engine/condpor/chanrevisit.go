@@ -100,12 +100,13 @@ func (e *Engine) consumes(g *graph.Graph, t int32, l *event.Label) bool {
 
 // addChan adds the events of goroutine t's channel operation l, which is
 // enabled, taking its default outcome and pushing the others as
-// alternatives, and returns its result. It reports false, adding nothing,
-// when the operation must not take that outcome (frame.must): the
-// execution is another's.
+// alternatives, and returns its result. It reports false, adding nothing
+// and pushing nothing, when none of the operation's outcomes takes the
+// case it must take (frame.must): the execution is another's.
 func (e *Engine) addChan(f *frame, t int32, l event.Label) (event.Result, bool) {
 	g := f.g
 	o := newCop(t, l, graph.Pos{T: t, I: int32(len(g.Threads[t].Events))})
+	m, must := f.mustAt(o.lead)
 	opt := alone(0)
 	if e.hasChoice(g, o) {
 		base, _ := baseView(g, t)
@@ -113,10 +114,15 @@ func (e *Engine) addChan(f *frame, t int32, l event.Label) (event.Result, bool) 
 		if len(opts) == 0 || !opts[0].plain() {
 			panic(fmt.Sprintf("weft: internal error: goroutine %d's enabled %v has no outcome\n%v", t, l.Kind, g))
 		}
+		if must && !slices.ContainsFunc(opts, func(opt option) bool { return opt.out.Case == m.c }) {
+			return event.Result{}, false
+		}
 		opt = opts[0]
 		for _, alt := range opts[1:] {
 			f.items = append(f.items, optionItem(o.lead, alt))
 		}
+	} else if must && opt.out.Case != m.c {
+		return event.Result{}, false
 	} else if o.op.Blocking() && len(o.op.Cases) == 1 && o.op.Cases[0].Send {
 		// A send that panics on a closed channel could have come before
 		// the close, and before the sends already there.
@@ -127,25 +133,11 @@ func (e *Engine) addChan(f *frame, t int32, l event.Label) (event.Result, bool) 
 			}
 		}
 	}
-	if m, ok := f.mustAt(o.lead); ok && !e.updates(f, o, opt, g.Ev(m.w).Loc) {
-		return event.Result{}, false
-	}
 	res, st := e.build(f, o, opt)
 	if st != built {
 		panic(fmt.Sprintf("weft: internal error: goroutine %d's enabled %v could not be added (%d)\n%v", t, l.Kind, st, g))
 	}
 	return res.Event(&o.op), true
-}
-
-// updates reports whether the channel operation o, taking option opt,
-// reads loc.
-func (e *Engine) updates(f *frame, o *cop, opt option, loc int32) bool {
-	for _, w := range e.dryReads(f, o, opt) {
-		if !w.IsInit() && f.g.Ev(w).Loc == loc {
-			return true
-		}
-	}
-	return false
 }
 
 // optionItem is the alternative of taking opt for the operation at lead.
@@ -488,12 +480,14 @@ func (e *Engine) backwardChoice(parent, child *frame, it item) bool {
 		// A select with no offer, which nothing lets go there: it waits,
 		// and is added again once it can go, as a send or a receive is.
 		// After a conflict's repair it must then take the case whose
-		// update w's operation took first: taking another case is a
-		// graph that the revisit by the write that made that case ready,
-		// or its own alternative, reaches already (twoSelectsTwice in
-		// package chanprog).
+		// update w's operation took first (it may panic there, on a
+		// close: p1282 of seed 9 in package chanprog): taking another
+		// case is a graph that the revisit by the write that made that
+		// case ready, or its own alternative, reaches already
+		// (twoSelectsTwice in package chanprog).
 		if repair {
-			child.must = append(slices.Clone(child.must), mustTake{lead: lead, w: w})
+			lost := chans.Decode(pev.Outcome, pev.With).Case
+			child.must = append(slices.Clone(child.must), mustTake{lead: lead, w: w, c: lost})
 		}
 		c.RemoveEvent(lead)
 		return true

@@ -98,14 +98,17 @@ type frame struct {
 	// the same write, and the frame's alternatives order them.
 	repair bool
 	// must are the channel operations that a conflict's repair removed
-	// from the graph, to be added again only with an outcome that
-	// updates the location whose update they lost.
+	// from the graph, to be added again only with the case whose update
+	// they lost.
 	must []mustTake
 }
 
 // mustTake says that the channel operation whose first event goes at lead
-// must read the location of w, the update that took its own first.
-type mustTake struct{ lead, w graph.Pos }
+// must take case c, whose update w's operation took first.
+type mustTake struct {
+	lead, w graph.Pos
+	c       int32
+}
 
 // mustAt returns what the operation whose first event goes at p must take.
 func (f *frame) mustAt(p graph.Pos) (mustTake, bool) {
