@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	goruntime "runtime"
+	"slices"
 	"strings"
 
 	"golang.org/x/mod/modfile"
@@ -33,6 +34,9 @@ func overlay(dir string, env, pkgs []string) (string, error) {
 	if len(rw.Files) == 0 {
 		return "", nil
 	}
+	if err := outsideModCache(env, rw.Files); err != nil {
+		return "", err
+	}
 	replace := map[string]string{}
 	i := 0
 	for name, src := range rw.Files {
@@ -52,6 +56,35 @@ func overlay(dir string, env, pkgs []string) (string, error) {
 	}
 	name := filepath.Join(dir, "overlay.json")
 	return name, os.WriteFile(name, data, 0o644)
+}
+
+// outsideModCache returns an error when a file to rewrite is in the module
+// cache: go test refuses to overlay those, with an error that says nothing
+// of what to do about it.
+func outsideModCache(env []string, files map[string][]byte) error {
+	cmd := exec.Command("go", "env", "GOMODCACHE")
+	cmd.Env = env
+	out, err := cmd.Output()
+	if err != nil {
+		return fmt.Errorf("go env GOMODCACHE: %v", err)
+	}
+	cache := strings.TrimSpace(string(out))
+	if cache == "" {
+		return nil
+	}
+	var in []string
+	for name := range files {
+		if rel, err := filepath.Rel(cache, name); err == nil && filepath.IsLocal(rel) {
+			in = append(in, filepath.Dir(name))
+		}
+	}
+	if len(in) == 0 {
+		return nil
+	}
+	dirs := slices.Compact(slices.Sorted(slices.Values(in)))
+	return fmt.Errorf("%s is in the module cache (%s), whose files go test does not let weft test replace with their rewritten versions: "+
+		"check a copy of the module instead (cp -r the module's directory to a directory of your own, chmod -R u+w it, and run weft test there)",
+		strings.Join(dirs, ", "), cache)
 }
 
 // requireWeft adds to the overlay a go.mod and a go.sum that put weft in
