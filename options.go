@@ -32,6 +32,7 @@ type config struct {
 	domain        *[2]int64
 	stall         time.Duration
 	stallSet      bool
+	name          string // of the check, for its progress lines: "pkg TestName"
 }
 
 // WithEngine selects the exploration engine: "condpor" (the default)
@@ -90,6 +91,10 @@ func WithReplay(token string) Option { return func(c *config) { c.replay = token
 // the standard error; WEFT_PROGRESS=FILE (an absolute name) appends it to
 // FILE.
 func WithProgress(w io.Writer) Option { return func(c *config) { c.progress = w } }
+
+// named names the check in its progress lines, so that among the checks
+// of a go test run one can tell which is the one that runs long.
+func named(name string) Option { return func(c *config) { c.name = name } }
 
 // WithSolver selects the solver for symbolic values: "builtin" (pure Go, the
 // default) or "z3" (libz3 loaded at run time).

@@ -166,7 +166,7 @@ func TestGraphFile(t *testing.T) {
 }
 
 // progressLine is the format of the progress lines.
-var progressLine = regexp.MustCompile(`^weft: (done: )?\d+ executions \(\d+/s\), \d+ complete, \d+ blocked, [0-9.]+(µs|ms|s), graph of \d+ events$`)
+var progressLine = regexp.MustCompile(`^weft: (\S+ \S+: )?(done: )?\d+ executions \(\d+/s\), \d+ complete, \d+ blocked, [0-9.]+(µs|ms|s), graph of \d+ events$`)
 
 // TestProgressLines checks the progress lines where there is no terminal:
 // plain lines, the last with the totals, to a writer or to WEFT_PROGRESS's
@@ -180,6 +180,15 @@ func TestProgressLines(t *testing.T) {
 	}
 	var b strings.Builder
 	res := explore(t, body, weft.WithProgress(&b), weft.WithEngine("dfs"))
+	// A check names itself, so that one can tell which of a run's checks
+	// runs long: a line per check, with its package and test.
+	var named strings.Builder
+	t.Run("named", func(t *testing.T) {
+		weft.Check(t, body, weft.WithProgress(&named), weft.WithEngine("dfs"))
+	})
+	if want := "weft: weft.dev/weft TestProgressLines/named: done: "; !strings.HasPrefix(named.String(), want) {
+		t.Errorf("the progress of a check is %q, want it to start with %q", named.String(), want)
+	}
 	file := filepath.Join(t.TempDir(), "progress")
 	t.Setenv("WEFT_PROGRESS", file)
 	explore(t, body, weft.WithEngine("dfs"))

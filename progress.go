@@ -22,11 +22,12 @@ type progress struct {
 	w    io.Writer
 	file *os.File // opened for WEFT_PROGRESS=FILE, closed at the end
 	live bool     // w is a terminal
+	name string   // of the check, or ""
 }
 
 // newProgress returns the progress display c asks for, or nil.
 func newProgress(c *config) (*progress, error) {
-	p := &progress{w: c.progress}
+	p := &progress{w: c.progress, name: c.name}
 	if c.progressFile != "" {
 		f, err := os.OpenFile(c.progressFile, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
 		if err != nil {
@@ -66,10 +67,10 @@ func (p *progress) attach(cfg *runtime.Config) {
 
 func (p *progress) update(s runtime.Stats) {
 	if p.live {
-		fmt.Fprintf(p.w, "\r%s\x1b[K", progressLine("", s))
+		fmt.Fprintf(p.w, "\r%s\x1b[K", progressLine(p.name, "", s))
 		return
 	}
-	fmt.Fprintln(p.w, progressLine("", s))
+	fmt.Fprintln(p.w, progressLine(p.name, "", s))
 }
 
 // finish shows the totals of the exploration.
@@ -77,7 +78,7 @@ func (p *progress) finish(s runtime.Stats) {
 	if p == nil {
 		return
 	}
-	line := progressLine("done: ", s)
+	line := progressLine(p.name, "done: ", s)
 	if p.live {
 		line = "\r" + line + "\x1b[K"
 	}
@@ -87,9 +88,10 @@ func (p *progress) finish(s runtime.Stats) {
 	}
 }
 
-// progressLine is e.g. "weft: 1200 executions (4000/s), 1100 complete,
-// 100 blocked, 300ms, graph of 57 events": the graph is the last execution's.
-func progressLine(what string, s runtime.Stats) string {
+// progressLine is e.g. "weft: example.com/pkg TestX: 1200 executions
+// (4000/s), 1100 complete, 100 blocked, 300ms, graph of 57 events": the
+// check's name when it has one, and the graph of the last execution.
+func progressLine(name, what string, s runtime.Stats) string {
 	rate := 0.0
 	if sec := s.Elapsed.Seconds(); sec > 0 {
 		rate = float64(s.Executions) / sec
@@ -98,6 +100,9 @@ func progressLine(what string, s runtime.Stats) string {
 	if s.Elapsed > 10*time.Second {
 		elapsed = s.Elapsed.Round(time.Second)
 	}
-	return fmt.Sprintf("weft: %s%d executions (%.0f/s), %d complete, %d blocked, %v, graph of %d events",
-		what, s.Executions, rate, s.Complete, s.Blocked, elapsed, s.Steps)
+	if name != "" {
+		name += ": "
+	}
+	return fmt.Sprintf("weft: %s%s%d executions (%.0f/s), %d complete, %d blocked, %v, graph of %d events",
+		name, what, s.Executions, rate, s.Complete, s.Blocked, elapsed, s.Steps)
 }

@@ -217,8 +217,8 @@ func engineNames() []string { return slices.Sorted(maps.Keys(engines)) }
 func Check(t testing.TB, body func(), opts ...Option) Result {
 	t.Helper()
 	runtime.Nested("weft.Check")
-	res, err := Explore(body, opts...)
 	pkg := testPackage(callerPackage())
+	res, err := Explore(body, append(slices.Clip(opts), named(pkg+" "+t.Name()))...)
 	if rerr := recordCheck(pkg, t.Name(), res, err); rerr != nil {
 		t.Errorf("weft: %v", rerr)
 	}

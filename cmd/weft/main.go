@@ -22,7 +22,10 @@
 //	-replay token      rerun exactly the execution of a bug (select its test
 //	                   with -run)
 //	-progress          show the progress of the explorations on the standard
-//	                   error: a live line on a terminal, else plain lines
+//	                   error: a live line on a terminal, else plain lines;
+//	                   without it, each check prints a line with its package,
+//	                   test and totals when it ends, and one every 30 s while
+//	                   it runs
 //	-graph file        write the execution graph of the first bug to file: a
 //	                   self-contained HTML page for .html, else Graphviz DOT
 //	-json              print one JSON object per check on the standard output

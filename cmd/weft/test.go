@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"weft.dev/weft/internal/report"
@@ -113,19 +114,72 @@ func terminal() string {
 	return ""
 }
 
-// follow copies what the test binaries append to the file name to w as it
-// grows, until stop is closed; then it copies the rest and closes done.
-func follow(name string, w io.Writer, stop <-chan struct{}, done chan<- struct{}) {
+// quietEvery is how often, without -progress, a check that runs long
+// shows how far it got: rarely enough not to bury go test's output, often
+// enough that a long exploration is not taken for a hang.
+const quietEvery = 30 * time.Second
+
+// progressFilter picks the progress lines of the test binaries that weft
+// test shows: with -progress all of them; without, the last line of each
+// check (which names it, with its totals) and, for a check that runs long,
+// one line every quietEvery.
+type progressFilter struct {
+	all  bool
+	seen map[string]time.Time // when a line of each check was last shown, or first seen
+}
+
+// keep says whether to show line, seen at now.
+func (f *progressFilter) keep(line string, now time.Time) bool {
+	if f.all {
+		return true
+	}
+	line = strings.TrimPrefix(line, "weft: ")
+	check, rest, ok := strings.Cut(line, ": ")
+	if !ok {
+		check, rest = "", line // an Explore's: no name
+	}
+	if strings.HasPrefix(rest, "done: ") {
+		return true
+	}
+	last, ok := f.seen[check]
+	if !ok {
+		f.seen[check] = now
+		return false
+	}
+	if now.Sub(last) < quietEvery {
+		return false
+	}
+	f.seen[check] = now
+	return true
+}
+
+// follow copies the lines that f keeps of what the test binaries append
+// to the file name to w as it grows, until stop is closed; then it copies
+// the rest and closes done.
+func follow(name string, w io.Writer, f *progressFilter, stop <-chan struct{}, done chan<- struct{}) {
 	defer close(done)
 	var off int64
+	var partial []byte // a line not yet ended
 	copyNew := func() {
-		f, err := os.Open(name)
+		file, err := os.Open(name)
 		if err != nil {
 			return
 		}
-		defer f.Close()
-		n, _ := io.Copy(w, io.NewSectionReader(f, off, 1<<62))
-		off += n
+		defer file.Close()
+		data, _ := io.ReadAll(io.NewSectionReader(file, off, 1<<62))
+		off += int64(len(data))
+		partial = append(partial, data...)
+		now := time.Now()
+		for {
+			i := bytes.IndexByte(partial, '\n')
+			if i < 0 {
+				break
+			}
+			if line := partial[:i+1]; f.keep(string(line[:i]), now) {
+				w.Write(line)
+			}
+			partial = partial[i+1:]
+		}
 	}
 	tick := time.NewTicker(250 * time.Millisecond)
 	defer tick.Stop()
@@ -163,20 +217,23 @@ func test(args []string, stdout, stderr io.Writer) int {
 		records = filepath.Join(dir, "checks.jsonl")
 		env = append(env, "WEFT_JSON="+records)
 	}
+	// go test gives its test binaries a pipe, and shows what they write
+	// only when a package ends, if it fails or with -v: they write their
+	// progress to the terminal (with -progress), or to a file that is
+	// copied here as it grows. Without -progress, each check still says
+	// when it is done, and every quietEvery while it runs, so that a long
+	// exploration is not a silent one.
+	target := ""
 	if c.progress {
-		// go test gives its test binaries a pipe, and shows what they write
-		// only when a package ends, if it fails or with -v: they write their
-		// progress to the terminal, or to a file that is copied here as it
-		// grows.
-		target := terminal()
-		if target == "" {
-			target = filepath.Join(dir, "progress")
-			stop, done := make(chan struct{}), make(chan struct{})
-			go follow(target, stderr, stop, done)
-			stopFollowing = func() { close(stop); <-done }
-		}
-		env = append(env, "WEFT_PROGRESS="+target)
+		target = terminal()
 	}
+	if target == "" {
+		target = filepath.Join(dir, "progress")
+		stop, done := make(chan struct{}), make(chan struct{})
+		go follow(target, stderr, &progressFilter{all: c.progress, seen: map[string]time.Time{}}, stop, done)
+		stopFollowing = func() { close(stop); <-done }
+	}
+	env = append(env, "WEFT_PROGRESS="+target)
 	goArgs := append([]string{"test"}, c.goArgs...)
 	// Packages whose tests do not use weft are checked as they are
 	// written: rewritten into dir, built through an overlay.

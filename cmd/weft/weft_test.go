@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
@@ -156,5 +157,52 @@ func dependOnSources(t *testing.T, root string) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestProgressFilter checks which progress lines weft test shows: all of
+// them with -progress; without, each check's last line and, while it runs,
+// one line every quietEvery.
+func TestProgressFilter(t *testing.T) {
+	const (
+		a    = "weft: example.com/p TestA: 10 executions (5/s), 10 complete, 0 blocked, 2s, graph of 9 events"
+		aEnd = "weft: example.com/p TestA: done: 99 executions (5/s), 99 complete, 0 blocked, 20s, graph of 9 events"
+		b    = "weft: example.com/p TestB: 10 executions (5/s), 10 complete, 0 blocked, 2s, graph of 9 events"
+		anon = "weft: 10 executions (5/s), 10 complete, 0 blocked, 2s, graph of 9 events"
+	)
+	type seen struct {
+		line string
+		at   time.Duration
+		want bool
+	}
+	tests := []struct {
+		name  string
+		all   bool
+		lines []seen
+	}{
+		{"all", true, []seen{{a, 0, true}, {a, time.Second, true}, {aEnd, 2 * time.Second, true}}},
+		{"done", false, []seen{{aEnd, 0, true}}},
+		{"quiet", false, []seen{
+			{a, 0, false},
+			{b, time.Second, false},
+			{a, quietEvery - time.Second, false},
+			{a, quietEvery, true},
+			{b, quietEvery, false},
+			{b, quietEvery + time.Second, true},
+			{a, quietEvery + 2*time.Second, false},
+			{aEnd, quietEvery + 3*time.Second, true},
+		}},
+		{"unnamed", false, []seen{{anon, 0, false}, {anon, time.Second, false}, {anon, quietEvery, true}}},
+	}
+	start := time.Now()
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := &progressFilter{all: tt.all, seen: map[string]time.Time{}}
+			for i, s := range tt.lines {
+				if got := f.keep(s.line, start.Add(s.at)); got != s.want {
+					t.Errorf("line %d (%q at %v): kept %v, want %v", i, s.line, s.at, got, s.want)
+				}
+			}
+		})
 	}
 }
