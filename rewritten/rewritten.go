@@ -2,8 +2,8 @@
 // construct of plain Go has no single counterpart in weft's API: a receive
 // used as a value, a range over a channel, make of a named channel type,
 // the receive cases of a select that assign what they received, the
-// failures of a test that let it go on, and subtests that are not
-// function literals of a test.
+// failures of a test that let it go on, subtests that are not function
+// literals of a test, and examples.
 //
 // Programs written against weft's API do not need it; the rewriter
 // (internal/rewrite) documents which construct becomes what.
@@ -12,6 +12,7 @@ package rewritten
 import (
 	"fmt"
 	"iter"
+	"os"
 	"strings"
 	"testing"
 
@@ -92,6 +93,13 @@ func Fail(t testing.TB) {
 	weft.Assert(false, "the test failed (t.Fail)")
 }
 
+// Parallel is t.Parallel in a test that weft test rewrote, where it is not
+// the first statement of the test (which stays testing's, outside the
+// check): inside a check it runs on a goroutine of weft's, where testing's
+// would wait for the parent test to finish outside any weft operation. The
+// test runs serially instead, as it would had it not called t.Parallel.
+func Parallel(t testing.TB) {}
+
 // Run is t.Run in a test that weft test rewrote, where the rewriter does
 // not see the subtest's body (f is not a function literal of a test): f
 // is explored as a body of its own. Called inside a check (by a helper of
@@ -104,3 +112,47 @@ func Run(t *testing.T, name string, f func(t *testing.T)) bool {
 	}
 	return t.Run(name, func(t *testing.T) { weft.Check(t, func() { f(t) }) })
 }
+
+// Example is the body of an example function (ExampleXxx) that weft test
+// rewrote: body is explored as a check's, and only the output of its first
+// execution goes to the standard output, where go test compares it with
+// the example's // Output comment; the others' is discarded, or the
+// example would print it once per execution. A bug is reported on the
+// standard output too, which makes the example fail with its report as
+// what it printed.
+func Example(name string, body func()) {
+	stdout := os.Stdout
+	discard, err := os.Open(os.DevNull)
+	if err != nil {
+		fmt.Printf("weft: %s: %v\n", name, err)
+		return
+	}
+	defer discard.Close()
+	first := true
+	defer func() { os.Stdout = stdout }()
+	weft.Check(&exampleT{name: name, out: stdout}, func() {
+		// Examples run one at a time, after the tests: nothing else
+		// writes to os.Stdout meanwhile.
+		if !first {
+			os.Stdout = discard
+		}
+		first = false
+		body()
+	})
+}
+
+// exampleT is the testing.TB that Example gives weft.Check, which calls
+// only the methods it defines: an example has no *testing.T, and what
+// fails it is its output.
+type exampleT struct {
+	testing.TB
+	name string
+	out  *os.File // the standard output go test compares
+}
+
+func (t *exampleT) Helper()      {}
+func (t *exampleT) Name() string { return t.name }
+
+func (t *exampleT) Errorf(format string, args ...any) { fmt.Fprintf(t.out, format+"\n", args...) }
+
+func (t *exampleT) Fatal(args ...any) { fmt.Fprintln(t.out, args...) }

@@ -6,6 +6,7 @@
 //
 //	go f(x)                   { weft_a0 := x; weft.Go(func() { f(weft_a0) }) }  (the function value and arguments evaluated first, as go does)
 //	go f()                    weft.Go(f)
+//	go panic(e), go close(c)  { weft_a0 := e; weft.Go(func() { panic(weft_a0) }) }, ...: a builtin is called by name in the goroutine
 //	chan T, <-chan T, chan<- T (in any position)   *weft.Chan[T]
 //	type C chan T             type C = *weft.Chan[T]   (an alias, so that C keeps the methods of *weft.Chan)
 //	make(chan T, n)           weft.MakeChan[T](n); make(C, n) for a named C: rewritten.Make[C](n)
@@ -26,6 +27,8 @@
 //	t.Run(name, func(t *testing.T) { body })   (in a test)       t.Run(name, func(t *testing.T) { weft.Check(t, func() { body }) }), and the test is left as it is
 //	t.Run(name, f)            rewritten.Run(t, name, f): f is checked as a body
 //	t.Error(...), t.Errorf(...), t.Fail()  rewritten.Error(t, ...), ...: the failure of the execution, with its interleaving
+//	t.Parallel() (not the first statement)  rewritten.Parallel(t): the test runs serially
+//	func ExampleXxx() { body }  (in _test.go files)   func ExampleXxx() { rewritten.Example("ExampleXxx", func() { body }) }: the first execution's output is the example's
 //
 // A test, or a subtest given as a function literal, that calls t.Run
 // itself is not checked as a body: its own code runs once, as plain Go
@@ -51,11 +54,9 @@
 // file:line.
 //
 // What is not rewritten yet is an error that names the construct and its
-// position, never left as it is: go with a builtin function, channel
-// operations on values of type-parameter type, methods on and defined
-// types over named channel types, dot imports of the rewritten packages,
-// and t.Parallel except as the first statement of a test or subtest (or
-// in the plain code of a test that runs subtests). A t.Run that a helper
+// position, never left as it is: channel operations on values of
+// type-parameter type, methods on and defined types over named channel
+// types, and dot imports of the rewritten packages. A t.Run that a helper
 // calls from inside a check is a Misuse bug when it runs: checks do not
 // nest.
 //
@@ -340,8 +341,16 @@ func (r *rewriter) file(f *ast.File) {
 	})
 	r.subtests = map[*ast.FuncLit]bool{}
 	for _, d := range f.Decls {
-		if fd, ok := d.(*ast.FuncDecl); ok && r.isTest && r.isTestFunc(fd) {
+		fd, ok := d.(*ast.FuncDecl)
+		switch {
+		case !ok || !r.isTest:
+		case r.isTestFunc(fd):
 			r.testFunc(fd.Type.Params, fd.Body)
+		case isExampleFunc(fd):
+			r.use("weftrw")
+			name := fd.Name.Name
+			r.replace(fd.Body.Lbrace+1, fd.Body.Lbrace+1, func() string { return " weftrw.Example(" + strconv.Quote(name) + ", func() {" })
+			r.replace(fd.Body.Rbrace, fd.Body.Rbrace, func() string { return "})" })
 		}
 	}
 	ast.Inspect(f, r.visit)
@@ -358,6 +367,19 @@ func (r *rewriter) isTestFunc(fd *ast.FuncDecl) bool {
 	}
 	sig, ok := r.info.Defs[fd.Name].Type().(*types.Signature)
 	return ok && sig.Params().Len() == 1 && sig.Results().Len() == 0 && isTestingT(sig.Params().At(0).Type())
+}
+
+// isExampleFunc says whether fd is an example go test may run: func
+// ExampleXxx() in a test file.
+func isExampleFunc(fd *ast.FuncDecl) bool {
+	name := fd.Name.Name
+	if fd.Recv != nil || fd.Body == nil || !strings.HasPrefix(name, "Example") || fd.Type.TypeParams != nil {
+		return false
+	}
+	if rest := name[len("Example"):]; rest != "" && rest[0] >= 'a' && rest[0] <= 'z' {
+		return false
+	}
+	return fd.Type.Params.NumFields() == 0 && fd.Type.Results.NumFields() == 0
 }
 
 func isTestingT(t types.Type) bool {
@@ -557,15 +579,15 @@ func (r *rewriter) commaOK(e ast.Expr) {
 }
 
 func (r *rewriter) call(call *ast.CallExpr) {
-	if r.isTMethod(call, "Parallel") {
-		r.errorf(call.Pos(), "t.Parallel other than as the first statement of a test or subtest")
-	}
-	for _, m := range []string{"Run", "Error", "Errorf", "Fail"} {
+	for _, m := range []string{"Run", "Error", "Errorf", "Fail", "Parallel"} {
 		if r.isTMethod(call, m) {
 			// A failure that lets the test go on would be reported once
 			// per execution, without its interleaving: it is a failure of
 			// the execution. (t.Fatal is one already.) A subtest that is
-			// not a literal of a test is checked by rewritten.Run.
+			// not a literal of a test is checked by rewritten.Run. A
+			// t.Parallel inside a check would wait for the parent test
+			// outside any weft operation: rewritten.Parallel lets the
+			// test run serially.
 			x, sep := call.Fun.(*ast.SelectorExpr).X, ", "
 			if len(call.Args) == 0 {
 				sep = ""
@@ -679,13 +701,13 @@ func (r *rewriter) goStmt(g *ast.GoStmt) {
 	call := g.Call
 	fun := ast.Unparen(call.Fun)
 	tv := r.info.Types[call.Fun]
-	if tv.IsBuiltin() {
-		r.errorf(g.Pos(), "go with the builtin %s", r.node(fun))
-		return
-	}
+	// A builtin is no function value: it is called by name inside the
+	// goroutine, on its arguments evaluated before (go panic(e), go
+	// close(c)).
+	builtin := tv.IsBuiltin()
 	sig, _ := tv.Type.Underlying().(*types.Signature)
 	r.use("weft")
-	if len(call.Args) == 0 && sig != nil && sig.Results().Len() == 0 {
+	if !builtin && len(call.Args) == 0 && sig != nil && sig.Results().Len() == 0 {
 		// weft.Go(f) evaluates f now, as go f() does.
 		r.replace(g.Pos(), g.End(), func() string {
 			return r.out(g.Pos()).gen("weft.Go(").part(call.Fun).gen(")").String()
@@ -694,7 +716,9 @@ func (r *rewriter) goStmt(g *ast.GoStmt) {
 	}
 	// A function that needs no evaluation stays where it is; a generic
 	// one could not be stored without its instantiation.
-	static := r.isStatic(fun)
+	static := builtin || r.isStatic(fun)
+	id, _ := fun.(*ast.Ident)
+	closeChan := builtin && id != nil && id.Name == "close" && len(call.Args) == 1 && r.chanOf(call.Args[0]) != nil
 	var temps []ast.Expr
 	var tempName []string
 	if !static {
@@ -723,6 +747,9 @@ func (r *rewriter) goStmt(g *ast.GoStmt) {
 			o.gen("; ")
 		}
 		o.at(g.Pos()).gen("weft.Go(func() { ")
+		if closeChan {
+			return o.gen(args[0] + ".Close() }) }").String()
+		}
 		if static {
 			o.part(call.Fun)
 		} else {
