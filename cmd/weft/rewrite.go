@@ -126,6 +126,9 @@ func requireWeft(dir string, env []string, replace map[string]string) error {
 		have[r.Mod.Path] = r.Mod.Version
 	}
 	for _, r := range weft.Require {
+		if user.Module != nil && r.Mod.Path == user.Module.Mod.Path {
+			continue // weft requires the module checked (golang.org/x/sync): it is the main module
+		}
 		if v, ok := have[r.Mod.Path]; !ok || semver.Compare(v, r.Mod.Version) < 0 {
 			user.AddNewRequire(r.Mod.Path, r.Mod.Version, true)
 		}
