@@ -278,3 +278,29 @@ func TestAbandonedGoroutinesStayAway(t *testing.T) {
 		}
 	}
 }
+
+// TestTimeoutEndsALongExecution checks that WithTimeout ends an execution
+// that is still running when it passes, with a StepLimit bug, and that
+// the progress shows how far such an execution got. The checker looked at
+// the timeout and showed progress only between executions: an execution
+// that spins through weft operations for long (semaphore's
+// TestWeightedAcquireCanceled: a TryAcquire/Release loop, each operation
+// slower than the one before) ran for minutes with nothing to show.
+func TestTimeoutEndsALongExecution(t *testing.T) {
+	var progress strings.Builder
+	res, took := exploreWithin(t, func() {
+		var x atomic.Int32
+		for {
+			x.Add(1)
+		}
+	}, weft.WithTimeout(2500*time.Millisecond), weft.WithMaxSteps(1<<30), weft.WithProgress(&progress))
+	if len(res.Bugs) != 1 || res.Bugs[0].Kind != weft.StepLimit || !strings.Contains(res.Bugs[0].Message, "timeout (2.5s) passed during an execution") {
+		t.Fatalf("bugs %v, want a StepLimit of the timeout", res.Bugs)
+	}
+	if took > 10*time.Second {
+		t.Errorf("the check took %v with a timeout of 2.5s", took)
+	}
+	if !strings.Contains(progress.String(), "weft: 0 executions") || strings.Contains(progress.String(), "graph of 0 events") {
+		t.Errorf("no progress of the execution under way in %q", progress.String())
+	}
+}

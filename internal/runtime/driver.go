@@ -368,12 +368,17 @@ func (d *driver) found(x *execution) {
 		return
 	}
 	var sched []engine.Choice
-	if s, ok := x.eng.(engine.Scheduler); ok {
+	switch s, ok := x.eng.(engine.Scheduler); {
+	case b.NoReplay:
+		// Nothing replays it: no schedule, which costs an engine time
+		// quadratic in the length of the execution (one cut by a
+		// timeout may be long).
+	case ok:
 		sched = s.Schedule(&x.exec)
 		if x.failed != nil {
 			sched = append(sched, *x.failed)
 		}
-	} else {
+	default:
 		sched = append([]engine.Choice(nil), x.sched...)
 	}
 	var trace *Trace

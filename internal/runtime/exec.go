@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"sync/atomic"
+	"time"
 	"unsafe"
 
 	"weft.dev/weft/internal/chans"
@@ -151,6 +152,9 @@ func (x *execution) dispatch() *goroutine {
 			})
 			return nil
 		}
+		if len(x.sched)%longEvery == 0 && x.long(h) {
+			return nil
+		}
 		if d.Bug != nil {
 			x.report(d.Bug, nil)
 		}
@@ -187,6 +191,48 @@ func (x *execution) dispatch() *goroutine {
 		x.end(engine.Ending{Kind: engine.Dropped})
 	}
 	return nil
+}
+
+// longEvery is how many operations of an execution go between two looks
+// at the clock (long): often enough for a timeout to end an execution soon
+// after it passed, rarely enough to cost nothing.
+const longEvery = 1024
+
+// long is called every longEvery operations of x, of which h's is the
+// last: it shows the progress of a long execution, which the driver
+// otherwise shows between executions only, and ends x with a StepLimit bug
+// when the check's timeout, which begin checks between executions only,
+// has passed. Otherwise an execution that the engine makes slow, such as a
+// spin loop of tens of thousands of operations (each costs the engine
+// more than the one before), runs for minutes with nothing to show.
+func (x *execution) long(h *goroutine) bool {
+	d := x.d
+	now := time.Now()
+	if d.cfg.Progress != nil && now.Sub(d.lastProgress) >= d.cfg.ProgressInterval {
+		d.lastProgress = now
+		s := d.report.Stats
+		s.Elapsed = now.Sub(d.start)
+		s.Steps = len(x.sched)
+		d.cfg.Progress(s)
+	}
+	if d.cfg.Timeout <= 0 || now.Sub(d.start) < d.cfg.Timeout {
+		return false
+	}
+	most := h
+	for _, g := range x.gs {
+		if g != nil && g.Steps > most.Steps {
+			most = g
+		}
+	}
+	x.fail(&engine.Bug{
+		Kind: engine.StepLimit,
+		Message: fmt.Sprintf("the check's timeout (%v) passed during an execution, after %d operations, %d of them by %s: an infinite loop or a livelock, or an execution too long for the time given (raise the timeout, or lower WithMaxSteps to stop loops sooner)",
+			d.cfg.Timeout, len(x.sched), most.Steps, x.describe(most)),
+		G: most.ID,
+		// A replay would run as long, and a timeout cuts it elsewhere.
+		NoReplay: true,
+	})
+	return true
 }
 
 // canonical renumbers the goroutines of sched, a schedule of x, as a
