@@ -46,6 +46,14 @@ func Make[C ~*weft.Chan[T], T any](capacity int) C {
 	return weft.MakeChan[T](capacity)
 }
 
+// MakeLike makes a channel of like's element type with the given buffer
+// capacity: make(N, capacity) for a named channel type N with methods,
+// which the rewrite makes a struct that embeds its channel, as
+// N{MakeLike(N{}.Chan, capacity)}. like is not used, only its type.
+func MakeLike[T any](like *weft.Chan[T], capacity int) *weft.Chan[T] {
+	return weft.MakeChan[T](capacity)
+}
+
 // A Received is a receive case of a select whose case assigns or declares
 // what it received: case v, ok := <-c.
 type Received[T any] struct {

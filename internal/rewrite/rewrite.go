@@ -9,7 +9,8 @@
 //	go panic(e), go close(c)  { weft_a0 := e; weft.Go(func() { panic(weft_a0) }) }, ...: a builtin is called by name in the goroutine
 //	chan T, <-chan T, chan<- T (in any position)   *weft.Chan[T]
 //	type C chan T             type C = *weft.Chan[T]   (an alias, so that C keeps the methods of *weft.Chan)
-//	make(chan T, n)           weft.MakeChan[T](n); make(C, n) for a named C: rewritten.Make[C](n)
+//	type N chan T, with methods   type N struct{ *weft.Chan[T] }   (the channel's methods promoted; N(c) becomes (N{c}), n == nil n.Chan == nil)
+//	make(chan T, n)           weft.MakeChan[T](n); make(C, n) for a named C: rewritten.Make[C](n); for an N with methods (N{rewritten.MakeLike((N{}).Chan, n)}); n as an int
 //	c <- v                    c.Send(v)
 //	<-c                       rewritten.Recv(c)
 //	v, ok := <-c              v, ok := c.Recv()   (and v, ok = <-c, var v, ok = <-c)
@@ -55,8 +56,11 @@
 //
 // What is not rewritten yet is an error that names the construct and its
 // position, never left as it is: channel operations on values of
-// type-parameter type, methods on and defined types over named channel
-// types, and dot imports of the rewritten packages. A t.Run that a helper
+// type-parameter type, methods on generic channel types, defined types
+// over named channel types, and dot imports of the rewritten packages. A
+// value of a channel type with methods must be converted explicitly to
+// or from another channel type (Go also assigns it implicitly to chan T;
+// the rewritten struct is not, and the build fails there). A t.Run that a helper
 // calls from inside a check is a Misuse bug when it runs: checks do not
 // nest.
 //
@@ -318,6 +322,15 @@ func (o *out) operand(n ast.Node) *out {
 	return o
 }
 
+// size writes the capacity of a make, which make takes of any integer
+// type and weft.MakeChan as an int.
+func (o *out) size(n ast.Expr) *out {
+	if b, ok := o.r.info.TypeOf(n).(*types.Basic); ok && (b.Kind() == types.Int || b.Info()&types.IsUntyped != 0) {
+		return o.part(n)
+	}
+	return o.gen("int(").part(n).gen(")")
+}
+
 func (o *out) String() string { return o.b.String() }
 
 // use notes that the edits use the weft package imported as alias.
@@ -532,7 +545,7 @@ func (r *rewriter) visit(n ast.Node) bool {
 			r.chanOf(n.X)
 			r.use("weftrw")
 			r.replace(n.Pos(), n.End(), func() string {
-				return r.out(n.Pos()).gen("weftrw.Recv(").part(n.X).gen(")").String()
+				return r.out(n.Pos()).gen("weftrw.Recv(").channel(n.X).gen(")").String()
 			})
 		}
 	case *ast.AssignStmt:
@@ -547,11 +560,13 @@ func (r *rewriter) visit(n ast.Node) bool {
 		if r.chanOf(n.X) != nil {
 			r.use("weftrw")
 			r.replace(n.X.Pos(), n.X.End(), func() string {
-				return r.out(n.X.Pos()).gen("weftrw.Range(").part(n.X).gen(")").String()
+				return r.out(n.X.Pos()).gen("weftrw.Range(").channel(n.X).gen(")").String()
 			})
 		}
 	case *ast.CallExpr:
 		r.call(n)
+	case *ast.BinaryExpr:
+		r.compareNil(n)
 	case *ast.ChanType:
 		r.use("weft")
 		r.replace(n.Pos(), n.End(), func() string {
@@ -598,6 +613,10 @@ func (r *rewriter) call(call *ast.CallExpr) {
 			})
 		}
 	}
+	if tv := r.info.Types[call.Fun]; tv.IsType() && len(call.Args) == 1 {
+		r.conversion(call, tv.Type)
+		return
+	}
 	id, ok := ast.Unparen(call.Fun).(*ast.Ident)
 	if !ok {
 		return
@@ -611,6 +630,22 @@ func (r *rewriter) call(call *ast.CallExpr) {
 			return
 		}
 		typ := call.Args[0]
+		if r.withMethods(typ) {
+			// N{ch}, with ch of the element type of N's embedded channel.
+			r.use("weftrw")
+			r.replace(call.Pos(), call.End(), func() string {
+				// Parenthesized: a composite literal may not stand bare in
+				// the header of an if, for or switch.
+				o := r.out(call.Pos()).gen("(").part(typ).gen("{weftrw.MakeLike((").part(typ).gen("{}).Chan, ")
+				if len(call.Args) > 1 {
+					o.size(call.Args[1])
+				} else {
+					o.gen("0")
+				}
+				return o.gen(")})").String()
+			})
+			return
+		}
 		_, lit := ast.Unparen(typ).(*ast.ChanType)
 		if lit {
 			r.use("weft")
@@ -625,7 +660,7 @@ func (r *rewriter) call(call *ast.CallExpr) {
 				o.gen("weftrw.Make[").part(typ).gen("](")
 			}
 			if len(call.Args) > 1 {
-				o.part(call.Args[1])
+				o.size(call.Args[1])
 			} else {
 				o.gen("0")
 			}
@@ -639,6 +674,43 @@ func (r *rewriter) call(call *ast.CallExpr) {
 		method := map[string]string{"close": "Close", "len": "Len", "cap": "Cap"}[id.Name]
 		r.replace(call.Pos(), call.End(), func() string {
 			return r.out(call.Pos()).operand(c).gen("." + method + "()").String()
+		})
+	}
+}
+
+// compareNil makes n == nil, for n of a named channel type with methods,
+// n.Chan == nil.
+func (r *rewriter) compareNil(b *ast.BinaryExpr) {
+	if b.Op != token.EQL && b.Op != token.NEQ {
+		return
+	}
+	for _, side := range [][2]ast.Expr{{b.X, b.Y}, {b.Y, b.X}} {
+		c, other := side[0], side[1]
+		if r.withMethods(c) && r.info.Types[other].IsNil() {
+			r.replace(c.Pos(), c.End(), func() string { return r.out(c.Pos()).channel(c).String() })
+			return
+		}
+	}
+}
+
+// conversion rewrites a conversion to or from a named channel type with
+// methods, a struct once rewritten: N(c) becomes (N{c}), N(nil) (N{}),
+// and a conversion of n of type N to another channel type n.Chan.
+func (r *rewriter) conversion(call *ast.CallExpr, to types.Type) {
+	x := call.Args[0]
+	from := r.info.TypeOf(x)
+	switch {
+	case r.hasMethods(to) && r.info.Types[x].IsNil():
+		r.replace(call.Pos(), call.End(), func() string {
+			return r.out(call.Pos()).gen("(").part(call.Fun).gen("{})").String()
+		})
+	case r.hasMethods(to) && !types.Identical(to, from):
+		r.replace(call.Pos(), call.End(), func() string {
+			return r.out(call.Pos()).gen("(").part(call.Fun).gen("{").part(x).gen("})").String()
+		})
+	case r.hasMethods(from) && !types.Identical(to, from):
+		r.replace(call.Pos(), call.End(), func() string {
+			return r.out(call.Pos()).channel(x).String()
 		})
 	}
 }
@@ -661,10 +733,41 @@ func (r *rewriter) typeSpec(ts *ast.TypeSpec) {
 		return
 	}
 	if n, ok := obj.Type().(*types.Named); ok && n.NumMethods() > 0 {
-		r.errorf(ts.Pos(), "methods on the channel type %s", ts.Name.Name)
+		// A defined type over *weft.Chan could have no methods (its
+		// underlying type is a pointer): the channel is embedded, and
+		// its methods are promoted.
+		if ts.TypeParams != nil {
+			r.errorf(ts.Pos(), "methods on the generic channel type %s", ts.Name.Name)
+			return
+		}
+		r.replace(ts.Type.Pos(), ts.Type.End(), func() string { return "struct{ " + r.node(ts.Type) + " }" })
 		return
 	}
 	r.replace(ts.Type.Pos(), ts.Type.Pos(), func() string { return "= " })
+}
+
+// withMethods says whether e is of a named channel type with methods,
+// which the rewrite makes a struct that embeds its *weft.Chan.
+func (r *rewriter) withMethods(e ast.Expr) bool {
+	return r.hasMethods(r.info.TypeOf(e))
+}
+
+func (r *rewriter) hasMethods(t types.Type) bool {
+	n, ok := t.(*types.Named)
+	if !ok || n.NumMethods() == 0 {
+		return false
+	}
+	_, isChan := n.Underlying().(*types.Chan)
+	return isChan
+}
+
+// channel writes c as the *weft.Chan that the generic helpers of
+// weft/rewritten take: the embedded channel of a type with methods.
+func (o *out) channel(c ast.Expr) *out {
+	if o.r.withMethods(c) {
+		return o.operand(c).gen(".Chan")
+	}
+	return o.part(c)
 }
 
 // selector rewrites a use of a name of a standard package that weft
@@ -873,7 +976,7 @@ func (r *rewriter) selectStmt(s *ast.SelectStmt) {
 				case k.val != nil:
 					o.operand(k.ch).gen(".SendCase(").part(k.val).gen(")")
 				case k.lhs != nil:
-					o.gen("weftrw.Receive(").part(k.ch).gen(")")
+					o.gen("weftrw.Receive(").channel(k.ch).gen(")")
 				default:
 					o.operand(k.ch).gen(".RecvCase(nil, nil)")
 				}
