@@ -25,8 +25,9 @@ type Rewritten struct {
 }
 
 // Packages loads the packages that patterns match in dir, with their test
-// files, and rewrites those whose tests do not import weft. env is the
-// environment of the go command (nil: this process's).
+// files, and the packages of the main module that they import, and
+// rewrites those whose tests do not import weft. env is the environment of
+// the go command (nil: this process's).
 func Packages(dir string, env []string, patterns ...string) (*Rewritten, error) {
 	cfg := &packages.Config{
 		Mode: packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles | packages.NeedImports |
@@ -39,6 +40,11 @@ func Packages(dir string, env []string, patterns ...string) (*Rewritten, error) 
 	if err != nil {
 		return nil, fmt.Errorf("loading %s: %w", strings.Join(patterns, " "), err)
 	}
+	deps, err := moduleDeps(cfg, pkgs)
+	if err != nil {
+		return nil, err
+	}
+	pkgs = append(pkgs, deps...)
 	var loadErrs []string
 	packages.Visit(pkgs, nil, func(p *packages.Package) {
 		for _, e := range p.Errors {
@@ -102,6 +108,54 @@ func Packages(dir string, env []string, patterns ...string) (*Rewritten, error) 
 		return nil, errs
 	}
 	return res, nil
+}
+
+// moduleDeps loads the packages of the main module that pkgs import,
+// directly or not, without their tests: they are rewritten too, or a
+// package under test would hand them weft's channels and contexts where
+// they take Go's (x/sync's semaphore tests call errgroup).
+func moduleDeps(cfg *packages.Config, pkgs []*packages.Package) ([]*packages.Package, error) {
+	main := ""
+	loaded := map[string]bool{}
+	for _, p := range pkgs {
+		if p.Module != nil && p.Module.Main {
+			main = p.Module.Path
+		}
+		loaded[p.PkgPath] = true
+	}
+	if main == "" {
+		return nil, nil
+	}
+	depCfg := *cfg
+	depCfg.Tests = false
+	var deps []*packages.Package
+	for next := pkgs; len(next) > 0; {
+		var paths []string
+		for _, p := range next {
+			for path := range p.Imports {
+				if (path == main || strings.HasPrefix(path, main+"/")) && !loaded[path] {
+					loaded[path] = true
+					paths = append(paths, path)
+				}
+			}
+		}
+		if len(paths) == 0 {
+			break
+		}
+		slices.Sort(paths)
+		more, err := packages.Load(&depCfg, paths...)
+		if err != nil {
+			return nil, fmt.Errorf("loading %s: %w", strings.Join(paths, " "), err)
+		}
+		next = nil
+		for _, p := range more {
+			if p.Module != nil && p.Module.Main { // not a nested module's
+				next = append(next, p)
+			}
+		}
+		deps = append(deps, next...)
+	}
+	return deps, nil
 }
 
 // skip says whether the package of the variants is left as it is: its

@@ -65,8 +65,9 @@
 // nest.
 //
 // Out of scope for now: plain memory is not race-checked (only
-// synchronization is modelled); dependencies are not rewritten (a goroutine
-// or channel inside them runs as real Go); cgo files are left as they are;
+// synchronization is modelled); dependencies outside the main module are
+// not rewritten (a goroutine or channel inside them runs as real Go; see
+// Packages for those inside); cgo files are left as they are;
 // channels made at package initialization belong to no execution, so a
 // package-level channel must be made inside the test; a package-level
 // variable keeps its value from one execution to the next, as from one
