@@ -16,8 +16,12 @@
 //
 //	-engine name       the exploration engine: condpor (default), dfs, random, sdpor, mpor
 //	-max-executions n  stop each check after n executions
-//	-timeout d         stop each check after d (go test's own deadline is
-//	                   set with -- -timeout)
+//	-timeout d         stop each check after d, ending an execution still
+//	                   running with a StepLimit bug (go test's own deadline
+//	                   is set with -- -timeout)
+//	-max-steps n       report a goroutine that performs more than n
+//	                   operations in one execution (default 100,000): a
+//	                   spin loop reaches its report sooner with a lower n
 //	-seed n            seed of the random choices
 //	-replay token      rerun exactly the execution of a bug (select its test
 //	                   with -run)
@@ -43,8 +47,8 @@
 // error with its position.
 //
 // The flags set the environment variables that weft.Check reads
-// (WEFT_ENGINE, WEFT_MAX_EXECUTIONS, WEFT_TIMEOUT, WEFT_SEED, WEFT_REPLAY,
-// WEFT_PROGRESS), so a test runs the same under weft test as under go test
+// (WEFT_ENGINE, WEFT_MAX_EXECUTIONS, WEFT_TIMEOUT, WEFT_MAX_STEPS, WEFT_SEED,
+// WEFT_REPLAY, WEFT_PROGRESS), so a test runs the same under weft test as under go test
 // with those variables. For -json and -graph, the test binaries append a
 // JSON record of every check to a temporary file named by WEFT_JSON; weft
 // test prints the records and draws the graph of the first bug from its

@@ -45,6 +45,7 @@ func parseTest(args []string, stderr io.Writer) (*testConfig, error) {
 	engine := fs.String("engine", "", "exploration engine: condpor, dfs, random, sdpor or mpor")
 	maxExec := fs.Int("max-executions", 0, "stop each check after `n` executions")
 	timeout := fs.Duration("timeout", 0, "stop each check after `d`")
+	maxSteps := fs.Int("max-steps", 0, "report a goroutine that performs more than `n` operations in an execution (default 100000)")
 	seed := fs.Uint64("seed", 0, "seed of the random choices")
 	replay := fs.String("replay", "", "rerun exactly the execution of a bug's `token`")
 	c := &testConfig{}
@@ -74,6 +75,12 @@ func parseTest(args []string, stderr io.Writer) (*testConfig, error) {
 			return nil, errors.New("-max-executions must not be negative")
 		}
 		c.env = append(c.env, "WEFT_MAX_EXECUTIONS="+strconv.Itoa(*maxExec))
+	}
+	if set["max-steps"] {
+		if *maxSteps <= 0 {
+			return nil, errors.New("-max-steps must be positive")
+		}
+		c.env = append(c.env, "WEFT_MAX_STEPS="+strconv.Itoa(*maxSteps))
 	}
 	if set["timeout"] {
 		if *timeout < 0 {
