@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"regexp"
 	"runtime/debug"
 	"strings"
 	"sync/atomic"
@@ -107,6 +108,7 @@ func checkReport(b *Bug, res Result, test, pkg string) string {
 	var s strings.Builder
 	s.WriteString("weft: ")
 	s.WriteString(b.describe())
+	s.WriteString(timerNote(b))
 	execs := "executions"
 	if res.Executions == 1 {
 		execs = "execution"
@@ -128,6 +130,37 @@ func checkReport(b *Bug, res Result, test, pkg string) string {
 		}
 	}
 	return s.String()
+}
+
+// firing is a step of the clock in a trace: "timer#2 fires at +1s".
+var firing = regexp.MustCompile(`^(timer#\d+) fires at (\S+)$`)
+
+// timerNote explains an assertion failure that comes after a timer fired,
+// as a test's hang detector (case <-time.After(time.Second): t.Fatal) does
+// in the executions where its timer wins: weft fires a timer at any point
+// after it was set, and the failure may be one of a slow run rather than
+// a bug of the code under test. It returns "" for other bugs.
+func timerNote(b *Bug) string {
+	if b.Kind != AssertionFailed {
+		return ""
+	}
+	for _, st := range b.Trace.Steps {
+		m := firing.FindStringSubmatch(st.Op)
+		if m == nil {
+			continue
+		}
+		set := ""
+		for _, s := range b.Trace.Steps {
+			if strings.Contains(s.Op, m[1]+" set to fire at ") && s.Pos != "" {
+				set = ", set at " + s.Pos
+				break
+			}
+		}
+		return fmt.Sprintf("note: %s%s, fired at %s before the failure: weft fires a timer at any point after it is set, "+
+			"as a slow or loaded machine may. If the test uses it to give up on a hang, this is the failure of a slow run, "+
+			"not necessarily a bug of the code under test.\n", m[1], set, m[2])
+	}
+	return ""
 }
 
 // shellQuote quotes s for a POSIX shell.
