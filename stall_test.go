@@ -300,6 +300,21 @@ func TestTimeoutEndsALongExecution(t *testing.T) {
 	if took > 10*time.Second {
 		t.Errorf("the check took %v with a timeout of 2.5s", took)
 	}
+	// An execution that the timeout finds under way, and that ends soon
+	// after, is no bug: only the exploration stops.
+	res, _ = exploreWithin(t, func() {
+		var x atomic.Int32
+		for range 2 {
+			weft.Go(func() {
+				for range 1000 {
+					x.Add(1)
+				}
+			})
+		}
+	}, weft.WithTimeout(time.Millisecond))
+	if len(res.Bugs) > 0 || res.Exhaustive {
+		t.Errorf("executions of 2,000 operations (tens of ms) with a timeout of 1ms: bugs %v, exhaustive %v", res.Bugs, res.Exhaustive)
+	}
 	if !strings.Contains(progress.String(), "weft: 0 executions") || strings.Contains(progress.String(), "graph of 0 events") {
 		t.Errorf("no progress of the execution under way in %q", progress.String())
 	}

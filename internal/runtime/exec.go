@@ -202,7 +202,7 @@ const longEvery = 1024
 // last: it shows the progress of a long execution, which the driver
 // otherwise shows between executions only, and ends x with a StepLimit bug
 // when the check's timeout, which begin checks between executions only,
-// has passed. Otherwise an execution that the engine makes slow, such as a
+// has passed (and the execution goes on long after). Otherwise an execution that the engine makes slow, such as a
 // spin loop of tens of thousands of operations (each costs the engine
 // more than the one before), runs for minutes with nothing to show.
 func (x *execution) long(h *goroutine) bool {
@@ -215,7 +215,10 @@ func (x *execution) long(h *goroutine) bool {
 		s.Steps = len(x.sched)
 		d.cfg.Progress(s)
 	}
-	if d.cfg.Timeout <= 0 || now.Sub(d.start) < d.cfg.Timeout {
+	// An execution under way when the timeout passes may end normally
+	// soon after: only one still running lateStall later is cut, as the
+	// watchdog gives a stalled one as long.
+	if d.cfg.Timeout <= 0 || now.Sub(d.start) < d.cfg.Timeout+lateStall {
 		return false
 	}
 	most := h
@@ -226,8 +229,8 @@ func (x *execution) long(h *goroutine) bool {
 	}
 	x.fail(&engine.Bug{
 		Kind: engine.StepLimit,
-		Message: fmt.Sprintf("the check's timeout (%v) passed during an execution, after %d operations, %d of them by %s: an infinite loop or a livelock, or an execution too long for the time given (raise the timeout, or lower WithMaxSteps to stop loops sooner)",
-			d.cfg.Timeout, len(x.sched), most.Steps, x.describe(most)),
+		Message: fmt.Sprintf("the check's timeout (%v) passed during an execution still running %v later, after %d operations, %d of them by %s: an infinite loop or a livelock, or an execution too long for the time given (raise the timeout, or lower WithMaxSteps to stop loops sooner)",
+			d.cfg.Timeout, lateStall, len(x.sched), most.Steps, x.describe(most)),
 		G: most.ID,
 		// A replay would run as long, and a timeout cuts it elsewhere.
 		NoReplay: true,
