@@ -267,3 +267,18 @@ func TestAfterFuncRace(t *testing.T) {
 		t.Errorf("the trace does not show the timer starting its func:\n%s", trace)
 	}
 }
+
+// TestClockHasNoStepLimit checks that the clock, which fires the timers
+// the program's goroutines set, is not held to the step limit of one
+// goroutine: x/sync's TestGoLimit sleeps in 1,025 goroutines, and the
+// clock's firings were reported as "an infinite loop or a livelock".
+func TestClockHasNoStepLimit(t *testing.T) {
+	res := explore(t, func() {
+		for range 30 {
+			weft.Go(func() { time.Sleep(time.Millisecond) })
+		}
+	}, "condpor", weft.WithMaxSteps(40), weft.WithMaxExecutions(1))
+	if len(res.Bugs) > 0 {
+		t.Errorf("30 sleeps with a step limit of 40: %s: %s", res.Bugs[0].Kind, res.Bugs[0].Message)
+	}
+}
