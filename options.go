@@ -212,7 +212,7 @@ func (c *config) fromEnv(lookup func(string) (string, bool)) error {
 		}
 		c.allBugs = b
 	}
-	if v, ok := get("WEFT_PROGRESS"); ok {
+	if v, ok := get("WEFT_PROGRESS"); ok && !inherited {
 		b, err := strconv.ParseBool(v)
 		switch {
 		case filepath.IsAbs(v):

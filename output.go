@@ -6,6 +6,7 @@ import (
 	"os"
 	"regexp"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -32,6 +33,24 @@ const (
 	envGraph = "WEFT_GRAPH"
 )
 
+// envOwner holds the process id of the test binary that the variables of
+// the weft command (WEFT_JSON, WEFT_GRAPH, WEFT_PROGRESS) are meant for. A
+// process that a test starts inherits them (x/sync's singleflight tests
+// run their own binary again, to see it crash), and its checks must not
+// write into the command's records, graph and progress as the test's.
+const envOwner = "WEFT_OWNER"
+
+// inherited is set in a process that a test binary started: one whose
+// WEFT_* variables were meant for another.
+var inherited = func() bool {
+	own := strconv.Itoa(os.Getpid())
+	if v := os.Getenv(envOwner); v != "" && v != own {
+		return true
+	}
+	os.Setenv(envOwner, own)
+	return false
+}()
+
 // graphWritten is set once the process has written WEFT_GRAPH.
 var graphWritten atomic.Bool
 
@@ -39,7 +58,7 @@ var graphWritten atomic.Bool
 // has written one already.
 func writeGraph(res Result) error {
 	path := os.Getenv(envGraph)
-	if path == "" {
+	if path == "" || inherited {
 		return nil
 	}
 	for _, b := range res.Bugs {
@@ -60,7 +79,7 @@ func writeGraph(res Result) error {
 // recordCheck appends the JSON record of a check to WEFT_JSON, if set.
 func recordCheck(pkg, test string, res Result, err error) error {
 	path := os.Getenv(envJSON)
-	if path == "" {
+	if path == "" || inherited {
 		return nil
 	}
 	r := report.Record{

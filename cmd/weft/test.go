@@ -211,7 +211,11 @@ func test(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "weft test: %v\n", err)
 		return 2
 	}
-	env := append(os.Environ(), c.env...)
+	// weft's package, which this command imports, marks the process as
+	// the owner of the WEFT_* variables (see weft.envOwner): the test
+	// binaries are.
+	env := slices.DeleteFunc(os.Environ(), func(v string) bool { return strings.HasPrefix(v, "WEFT_OWNER=") })
+	env = append(env, c.env...)
 	dir, err := os.MkdirTemp("", "weft-test-")
 	if err != nil {
 		fmt.Fprintf(stderr, "weft test: %v\n", err)
