@@ -319,3 +319,47 @@ func TestTimeoutEndsALongExecution(t *testing.T) {
 		t.Errorf("no progress of the execution under way in %q", progress.String())
 	}
 }
+
+// TestStepLimitNamesStarved checks that a step limit names the goroutines
+// that had an operation to perform and never moved while the looping one
+// ran: x/sync's semaphore tests spin until another goroutine takes a mutex,
+// which weft's unfair schedules need never let it do.
+func TestStepLimitNamesStarved(t *testing.T) {
+	tests := []struct {
+		name string
+		body func()
+		want string // in the message; "" for no note
+	}{
+		{"waits for another", func() {
+			var mu sync.Mutex
+			var done atomic.Bool
+			weft.Go(func() {
+				mu.Lock()
+				done.Store(true)
+				mu.Unlock()
+			})
+			for !done.Load() {
+				mu.Lock()
+				mu.Unlock()
+			}
+		}, "these goroutines had one to perform and did not move: goroutine g1 (Lock of mutex#"},
+		{"alone", func() {
+			var x atomic.Int32
+			for {
+				x.Add(1)
+			}
+		}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res, _ := exploreWithin(t, tt.body, weft.WithMaxSteps(100), weft.WithEngine("dfs"))
+			if len(res.Bugs) != 1 || res.Bugs[0].Kind != weft.StepLimit {
+				t.Fatalf("bugs %v, want a step limit", res.Bugs)
+			}
+			msg := res.Bugs[0].Message
+			if tt.want == "" && strings.Contains(msg, "did not move") || tt.want != "" && !strings.Contains(msg, tt.want) {
+				t.Errorf("the message is %q, want %q in it", msg, tt.want)
+			}
+		})
+	}
+}

@@ -151,7 +151,7 @@ func (x *execution) dispatch() *goroutine {
 			}
 			x.fail(&engine.Bug{
 				Kind:    engine.StepLimit,
-				Message: fmt.Sprintf("%s performed more than %d operations%s: an infinite loop or a livelock (raise the limit with WithMaxSteps)", x.describe(h), x.maxSteps, where),
+				Message: fmt.Sprintf("%s performed more than %d operations%s: an infinite loop or a livelock (raise the limit with WithMaxSteps)%s", x.describe(h), x.maxSteps, where, x.starved(h)),
 				G:       h.ID,
 			})
 			return nil
@@ -366,6 +366,37 @@ func (x *execution) stop() {
 	default:
 		x.fail(&engine.Bug{Kind: engine.GoroutineLeak, Message: "the body returned but goroutines are blocked forever: " + x.waits(waiting), G: waiting[0].ID})
 	}
+}
+
+// starved names the goroutines that waited to perform an operation during
+// the last half of h's operations, which reached the step limit, without
+// performing it: a loop of h that waits for one of them (x/sync's
+// semaphore tests: for sem.TryAcquire(1) { sem.Release(1) }) spins only
+// because weft explores schedules that Go's fair scheduler never runs.
+// It returns "" when every other goroutine moved meanwhile, or had ended.
+func (x *execution) starved(h *goroutine) string {
+	from, n := len(x.sched), int32(0)
+	for ; from > 0 && n < x.maxSteps/2; from-- {
+		if x.sched[from-1].G == h.ID {
+			n++
+		}
+	}
+	moved := map[int32]bool{}
+	for _, c := range x.sched[from:] {
+		moved[c.G] = true
+	}
+	var parts []string
+	for _, g := range x.gs {
+		if g == nil || g == h || g.system || g.Status != engine.Ready || moved[g.ID] {
+			continue
+		}
+		parts = append(parts, fmt.Sprintf("%s (%s)", x.describe(g), x.describeOp(&g.Pending)))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return fmt.Sprintf(". During its last %d operations, these goroutines had one to perform and did not move: %s. If the loop waits for one of them, it spins only because weft does not assume a fair scheduler, as Go has (see Limits in weft's README)",
+		n, strings.Join(parts, "; "))
 }
 
 // waits says what each of the goroutines waits for.
