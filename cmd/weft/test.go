@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -126,6 +127,10 @@ func terminal() string {
 // enough that a long exploration is not taken for a hang.
 const quietEvery = 30 * time.Second
 
+// progressLine matches a progress line: the check's name, which may hold
+// ": " itself (a subtest's), and "done: " on its last line.
+var progressLine = regexp.MustCompile(`^weft: (?:(.*?): )??(done: )?\d+ executions `)
+
 // progressFilter picks the progress lines of the test binaries that weft
 // test shows: with -progress all of them; without, the last line of each
 // check (which names it, with its totals) and, for a check that runs long,
@@ -140,14 +145,11 @@ func (f *progressFilter) keep(line string, now time.Time) bool {
 	if f.all {
 		return true
 	}
-	line = strings.TrimPrefix(line, "weft: ")
-	check, rest, ok := strings.Cut(line, ": ")
-	if !ok {
-		check, rest = "", line // an Explore's: no name
+	m := progressLine.FindStringSubmatch(line)
+	if m == nil || m[2] != "" {
+		return true // not a progress line, or a check's last
 	}
-	if strings.HasPrefix(rest, "done: ") {
-		return true
-	}
+	check := m[1] // "" for an Explore's, which has no name
 	last, ok := f.seen[check]
 	if !ok {
 		f.seen[check] = now

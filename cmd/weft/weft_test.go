@@ -165,10 +165,12 @@ func dependOnSources(t *testing.T, root string) {
 // one line every quietEvery.
 func TestProgressFilter(t *testing.T) {
 	const (
-		a    = "weft: example.com/p TestA: 10 executions (5/s), 10 complete, 0 blocked, 2s, graph of 9 events"
-		aEnd = "weft: example.com/p TestA: done: 99 executions (5/s), 99 complete, 0 blocked, 20s, graph of 9 events"
-		b    = "weft: example.com/p TestB: 10 executions (5/s), 10 complete, 0 blocked, 2s, graph of 9 events"
-		anon = "weft: 10 executions (5/s), 10 complete, 0 blocked, 2s, graph of 9 events"
+		a      = "weft: example.com/p TestA: 10 executions (5/s), 10 complete, 0 blocked, 2s, graph of 9 events"
+		aEnd   = "weft: example.com/p TestA: done: 99 executions (5/s), 99 complete, 0 blocked, 20s, graph of 9 events"
+		b      = "weft: example.com/p TestB: 10 executions (5/s), 10 complete, 0 blocked, 2s, graph of 9 events"
+		anon   = "weft: 10 executions (5/s), 10 complete, 0 blocked, 2s, graph of 9 events"
+		sub    = "weft: example.com/p TestA/a: b: 10 executions (5/s), 10 complete, 0 blocked, 2s, graph of 9 events"
+		subEnd = "weft: example.com/p TestA/a: b: done: 12 executions (5/s), 12 complete, 0 blocked, 2s, graph of 9 events"
 	)
 	type seen struct {
 		line string
@@ -193,6 +195,9 @@ func TestProgressFilter(t *testing.T) {
 			{aEnd, quietEvery + 3*time.Second, true},
 		}},
 		{"unnamed", false, []seen{{anon, 0, false}, {anon, time.Second, false}, {anon, quietEvery, true}}},
+		{"subtest with a colon", false, []seen{{sub, 0, false}, {a, time.Second, false}, {sub, quietEvery, true}, {subEnd, quietEvery + time.Second, true}}},
+		{"not progress", false, []seen{{"weft: something else", 0, true}}},
+		{"unnamed done", false, []seen{{anon, 0, false}, {"weft: done: 10 executions (5/s), 10 complete, 0 blocked, 2s, graph of 9 events", time.Second, true}}},
 	}
 	start := time.Now()
 	for _, tt := range tests {
