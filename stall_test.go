@@ -343,6 +343,16 @@ func TestStepLimitNamesStarved(t *testing.T) {
 				mu.Unlock()
 			}
 		}, "these goroutines had one to perform and did not move: goroutine g1 (Lock of mutex#"},
+		{"selects", func() {
+			var x atomic.Int32
+			done := weft.MakeChan[bool](0)
+			weft.Go(func() {
+				weft.Select(done.RecvCase(nil, nil), weft.Default())
+			})
+			for {
+				x.Add(1)
+			}
+		}, "goroutine g1 (a select)"},
 		{"alone", func() {
 			var x atomic.Int32
 			for {

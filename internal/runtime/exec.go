@@ -390,7 +390,16 @@ func (x *execution) starved(h *goroutine) string {
 		if g == nil || g == h || g.system || g.Status != engine.Ready || moved[g.ID] {
 			continue
 		}
-		parts = append(parts, fmt.Sprintf("%s (%s)", x.describe(g), x.describeOp(&g.Pending)))
+		op := x.describeOp(&g.Pending)
+		switch g.Pending.Kind {
+		case event.ChanWait, event.Block:
+			// Parked until another goroutine offers what it waits for:
+			// no schedule keeps it from moving.
+			continue
+		case event.Select:
+			op = "a select" // describeOp's words are for one blocked for good
+		}
+		parts = append(parts, fmt.Sprintf("%s (%s)", x.describe(g), op))
 	}
 	if len(parts) == 0 {
 		return ""
