@@ -43,7 +43,13 @@ type config struct {
 // partial order reduction) explore interleavings, each Mazurkiewicz trace
 // of weft's independence relation at least once (sdpor) or exactly once
 // (mpor), and count the executions they abandon in Result.Redundant; they
-// are there to compare the algorithms on one program.
+// are there to compare the algorithms on one program. "qpor" (quasi-optimal
+// partial order reduction) explores the unfolding of the same relation,
+// each trace exactly once and none redundantly; "qpor:k=N" computes
+// cheaper, k-partial alternatives, which may lead to redundant
+// (sleep-set blocked) executions, counted in Result.Redundant. qpor does
+// not model channels and weft.Yield yet: a program that uses them is a
+// Misuse bug.
 func WithEngine(name string) Option { return func(c *config) { c.engine = name } }
 
 // WithMaxExecutions stops the exploration after n executions; the result is
@@ -142,8 +148,8 @@ func (c *config) fromEnv(lookup func(string) (string, bool)) error {
 		return strings.TrimSpace(v), ok && strings.TrimSpace(v) != ""
 	}
 	if v, ok := get("WEFT_ENGINE"); ok {
-		if _, known := engines[v]; !known {
-			return fmt.Errorf("WEFT_ENGINE=%q: unknown engine %q (available: %s)", v, v, strings.Join(engineNames(), ", "))
+		if _, err := engineFor(v); err != nil {
+			return fmt.Errorf("WEFT_ENGINE=%q: %w", v, err)
 		}
 		c.engine = v
 	}

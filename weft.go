@@ -17,6 +17,7 @@ import (
 	"weft.dev/weft/internal/engine/condpor"
 	"weft.dev/weft/internal/engine/dfs"
 	"weft.dev/weft/internal/engine/mpor"
+	"weft.dev/weft/internal/engine/qpor"
 	"weft.dev/weft/internal/engine/random"
 	"weft.dev/weft/internal/engine/replay"
 	"weft.dev/weft/internal/engine/sdpor"
@@ -32,6 +33,28 @@ var engines = map[string]func(engine.Config) engine.Engine{
 	"random":  random.New,
 	"sdpor":   sdpor.New,
 	"mpor":    mpor.New,
+	"qpor":    qpor.New,
+}
+
+// engineFor returns the constructor of the engine named spec: a name, or
+// for engines with options a name, a colon and the options
+// ("qpor:k=2").
+func engineFor(spec string) (func(engine.Config) engine.Engine, error) {
+	name, opts, hasOpts := strings.Cut(spec, ":")
+	mk, ok := engines[name]
+	switch {
+	case !ok:
+		return nil, fmt.Errorf("unknown engine %q (available: %s, and qpor:k=N)", name, strings.Join(engineNames(), ", "))
+	case !hasOpts:
+		return mk, nil
+	case name != "qpor":
+		return nil, fmt.Errorf("engine %q: %s takes no options", spec, name)
+	}
+	o, err := qpor.ParseOptions(opts)
+	if err != nil {
+		return nil, fmt.Errorf("engine %q: %w", spec, err)
+	}
+	return o.New, nil
 }
 
 // Result holds the statistics of an exploration and the bugs it found.
@@ -121,9 +144,9 @@ func explore(body func(), opts []Option) (Result, error) {
 		}
 		return res, nil
 	}
-	mk, ok := engines[c.engine]
-	if !ok {
-		return Result{}, fmt.Errorf("weft: unknown engine %q (available: %s)", c.engine, strings.Join(engineNames(), ", "))
+	mk, err := engineFor(c.engine)
+	if err != nil {
+		return Result{}, fmt.Errorf("weft: WithEngine: %w", err)
 	}
 	cfg := runtime.Config{
 		Engine:        mk(engine.Config{Seed: c.seed, Executions: c.maxExecutions, Concolic: conc.Config}),

@@ -358,6 +358,11 @@ func TestConfigErrors(t *testing.T) {
 		{"WEFT_TIMEOUT", "soon", "WEFT_TIMEOUT"},
 		{"WEFT_SEED", "-1", "WEFT_SEED"},
 		{"WEFT_ENGINE", "quantum", "unknown engine"},
+		{"WEFT_ENGINE", "qpor:k=0", "at least 1"},
+		{"WEFT_ENGINE", "qpor:k=two", "want a whole number"},
+		{"WEFT_ENGINE", "qpor:j=2", `unknown key "j"`},
+		{"WEFT_ENGINE", "qpor:k", "want key=value"},
+		{"WEFT_ENGINE", "dfs:k=2", "dfs takes no options"},
 		{"WEFT_PROGRESS", "maybe", "WEFT_PROGRESS"},
 	} {
 		t.Run(tc.env, func(t *testing.T) {

@@ -1,0 +1,147 @@
+package qpor
+
+import "slices"
+
+// backtrack pops the trail, adding each popped event to D at its depth,
+// down to the deepest depth where an alternative to D exists (Alg. 1,
+// lines 11-12), and makes it the target of the next execution. It returns
+// false when there is none: the exploration is over.
+func (e *Engine) backtrack() bool {
+	c := slices.Clone(e.last)
+	// An execution dropped before choosing at an alternative's depth
+	// leaves that depth without an event: nothing was explored there.
+	e.truncate(e.depth)
+	for i := len(e.levels) - 1; i >= 0; i-- {
+		lv := &e.levels[i]
+		n := lv.ev
+		c = c.set(n.g, n.pred())
+		lv.dis = append(lv.dis, n)
+		n.inD = true
+		if j := e.alternative(c, i); j != nil {
+			lv.ev = nil
+			e.target = j
+			return true
+		}
+		e.truncate(i)
+	}
+	return false
+}
+
+// truncate drops the trail's depths from i on, and their events from D.
+func (e *Engine) truncate(i int) {
+	for _, lv := range e.levels[min(i, len(e.levels)):] {
+		for _, n := range lv.dis {
+			n.inD = false
+		}
+	}
+	e.levels = e.levels[:min(i, len(e.levels))]
+}
+
+// alternative returns a k-partial alternative (optimal: k = |D|) to D,
+// the events of D at depths up to i, after configuration c, or nil when
+// the comb has no solution (§5 of the paper).
+//
+// Only the events of D that do not conflict with c already need a
+// conflicting event in J: the others are justified by c, which J contains.
+// With k set, the comb has a spike for the event just added (the one the
+// alternative must avoid first) and for the k-1 oldest others. A spike
+// holds the events of the unfolding in immediate conflict with its event
+// of D that are compatible with c and whose histories avoid D; a
+// combination is a choice of one event per spike, pairwise not in
+// conflict, and J is c with their local configurations.
+func (e *Engine) alternative(c front, i int) front {
+	var d []*node
+	for _, lv := range e.levels[:i+1] {
+		d = append(d, lv.dis...)
+	}
+	var open []*node // the events of D that do not conflict with c
+	for _, x := range d {
+		if e.u.compatible(x.tmax, c) {
+			open = append(open, x)
+		}
+	}
+	if e.k > 0 && len(open) > e.k {
+		// The last is the event just added at depth i.
+		open = append(open[:e.k-1:e.k-1], open[len(open)-1])
+	}
+	spikes := make([][]*node, len(open))
+	for s, x := range open {
+		spikes[s] = e.spike(x, c, d)
+		if len(spikes[s]) == 0 {
+			return nil
+		}
+	}
+	found := e.combine(open, spikes, make([]*node, 0, len(open)))
+	if found == nil {
+		return nil
+	}
+	return front(nil).merge(c).merge(historyOf(found))
+}
+
+// spike returns the events in immediate conflict with x that may be in an
+// alternative after c avoiding d: two events in conflict are of one
+// goroutine or dependent, and since x's causes are all in c, an event that
+// is compatible with c and conflicts with x does so immediately.
+func (e *Engine) spike(x *node, c front, d []*node) []*node {
+	var s []*node
+	consider := func(y *node) {
+		if y == x || y.tmax.has(x) || x.tmax.has(y) || y.g != x.g && !e.u.dep(x, y) || !e.u.compatible(y.tmax, c) {
+			return
+		}
+		for _, z := range d {
+			if y.tmax.has(z) {
+				return
+			}
+		}
+		s = append(s, y)
+	}
+	// Conflicting events of x's goroutine compatible with c follow the
+	// same predecessor.
+	sibs := e.u.firsts[x.g]
+	if p := x.pred(); p != nil {
+		sibs = p.kids
+	}
+	for _, y := range sibs {
+		consider(y)
+	}
+	if x.obj >= 0 {
+		for _, y := range e.u.byObj[e.u.find(x.obj)] {
+			if y.g != x.g {
+				consider(y)
+			}
+		}
+	}
+	return s
+}
+
+// combine searches the comb depth first for a combination whose events are
+// pairwise not in conflict, spikes[len(picked):] being left to choose, and
+// returns it, or nil.
+func (e *Engine) combine(open []*node, spikes [][]*node, picked []*node) []*node {
+	s := len(picked)
+	if s == len(spikes) {
+		return picked
+	}
+	for _, y := range picked {
+		if e.u.conflict(y, open[s]) {
+			// Already avoided: any event of the spike would do, this one
+			// adds nothing.
+			return e.combine(open, spikes, append(picked, y))
+		}
+	}
+	for _, y := range spikes[s] {
+		ok := true
+		for _, z := range picked {
+			if z != y && e.u.conflict(y, z) {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			if found := e.combine(open, spikes, append(picked, y)); found != nil {
+				return found
+			}
+		}
+	}
+	return nil
+}

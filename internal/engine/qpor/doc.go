@@ -1,0 +1,76 @@
+// Package qpor is quasi-optimal partial order reduction (Nguyen,
+// Rodríguez, Sousa, Coti, Petrucci, CAV 2018; the tool DPU): an explorer
+// of the unfolding of the program under package indep's independence
+// relation, which explores each Mazurkiewicz trace exactly once, with
+// alternatives that are optimal or k-partial.
+//
+// # The unfolding
+//
+// An event is an operation of a goroutine, with its outcome, after a
+// history: the configuration (a causally closed, conflict-free set of
+// events) of everything that must happen before it. It is named by its
+// goroutine, its outcome and its immediate causes, the maximal events of
+// the history, which are all dependent with it (Def. 1 of the paper); the
+// unfolding memoizes events by that name, so every execution that
+// reaches an event finds the same one. Two events are in conflict when
+// their histories cannot be joined: two different events of one
+// goroutine after one predecessor, or two dependent events neither of
+// which causes the other. The maximal configurations are the traces.
+//
+// Causality and conflict are decided with the paper's trees (§5.1): every
+// event keeps its predecessors in its goroutine as skip pointers (§5.2)
+// and, for every goroutine, the latest of its events in the event's
+// history (tmax, Def. 7). An event is in a configuration when it is an
+// ancestor of the configuration's latest event of its goroutine, and two
+// configurations can be joined when their goroutines' chains agree and no
+// event of one is dependent with an event of the other that the first
+// lacks. The paper's lock trees become indep's relation on memory: reads
+// of a location commute, so that the events on a location form a tree
+// of writes with sets of reads hanging off each write.
+//
+// # The exploration (Alg. 1)
+//
+// Each execution replays a configuration C of the previous one and then
+// extends it, taking at each step the first enabled event not in D, the
+// events that must not be explored again, or, while it has not reached it,
+// an event of the alternative J it was started toward. An execution in
+// which every enabled event is in D is sleep-set blocked: it is dropped
+// and counted in Result.Redundant. When an execution ends, the extensions
+// of its configuration are added to the unfolding (cexp of Alg. 1,
+// generalized from locks to reads and writes: each operation of C after
+// every other history in C it could have had); then the trail is popped:
+// the event e chosen at a depth joins D there, and when an alternative to
+// D after the configuration before e exists, the next execution goes
+// there, else the depth is done.
+//
+// # Alternatives and the comb (§4, §5)
+//
+// An alternative is a configuration J, compatible with C and disjoint
+// from D, that conflicts with every event of D not already in conflict
+// with C. Finding one is NP-complete; the comb has a spike per such event
+// of D, holding the events of the unfolding in immediate conflict with it
+// that J could contain, and a combination of pairwise compatible events,
+// one per spike, found by backtracking, is an alternative. With k set
+// ("qpor:k=2"), the comb has only k spikes (the event just added to D and
+// the k-1 oldest others), which is polynomial but may lead to sleep-set
+// blocked executions; k = 1 is the paper's "only-last". Alg. 1 reaches
+// every maximal configuration exactly once whatever the alternatives:
+// k changes only how much redundant work is done.
+//
+// # Mapping to weft
+//
+// Operations are weft's labels with their effect in the execution (package
+// indep: a failed CompareAndSwap only reads). Spawn precedes the spawned
+// goroutine's operations and End the Join that waits for it. Objects are
+// named by the operations that touch them, since the runtime numbers them
+// in the order an execution first touches them. A blocking operation
+// (Lock, a semaphore acquire, Cond's wait) is an event only after
+// histories whose last write lets it proceed. Symbolic branches are
+// explored like other multi-outcome operations: each outcome the solver
+// allows where the goroutine reaches the branch is an event; an
+// alternative may combine outcomes that the path condition rules out
+// together, and the execution that tries it is dropped. Bugs stop only
+// their goroutine (engine.Continuer), so that executions stay maximal
+// configurations. Channels and weft.Yield are not modelled yet: a program
+// that uses them is reported as a Misuse.
+package qpor

@@ -1,0 +1,146 @@
+package qpor
+
+import (
+	"weft.dev/weft/internal/engine"
+	"weft.dev/weft/internal/event"
+	"weft.dev/weft/internal/indep"
+)
+
+// extend adds to the unfolding the extensions of the execution's
+// configuration C (ex(C), Alg. 1 line 4, for C and all its prefixes): the
+// operations of C, and those still pending at its end, after every other
+// history in C they could have happened after.
+//
+// An operation's history is named by its maximal events, which are all
+// dependent with it: its goroutine's previous event (or its spawn), the
+// End it joins, and accesses of its object. For a read, that is the write
+// it reads; for a write, a write and any set of the reads of that write
+// (reads commute with each other). So the other histories of an operation
+// in C are found per write of its object in C, the paper's cexp(C) walking
+// back a lock's chain generalized to reads and writes. The operation's
+// effect and whether it can happen there depend on the value the history
+// leaves in the object: that of its latest write.
+func (e *Engine) extend(x *engine.Exec) {
+	type op struct {
+		g   *engine.Goroutine
+		obj int32
+	}
+	// Name the pending operations' objects first: that may merge names.
+	var pending []op
+	for _, g := range x.G {
+		if g == nil || g.Status != engine.Ready || unsupported(&g.Pending) != "" || g.Pending.Kind == event.Invalid {
+			continue
+		}
+		if obj := e.canon(g.ID, &g.Pending); obj >= 0 {
+			pending = append(pending, op{g, obj})
+		}
+	}
+	hist := map[int32][]*access{}
+	for _, lv := range e.levels[:e.depth] {
+		n := lv.ev
+		if n.obj < 0 {
+			continue
+		}
+		r := e.u.find(n.obj)
+		ws := hist[r]
+		if ws == nil {
+			ws = []*access{{}}
+		}
+		switch n.ev.Effect {
+		case indep.Write:
+			ws = append(ws, &access{w: n})
+		case indep.Read:
+			last := ws[len(ws)-1]
+			last.reads = append(last.reads, n)
+		}
+		hist[r] = ws
+	}
+	for _, lv := range e.levels[:e.depth] {
+		n := lv.ev
+		if n.obj >= 0 {
+			first := n.pred()
+			if first == nil {
+				first = e.spawned.at(n.g)
+			}
+			e.others(n.g, n.pred(), first, &n.lab, n.obj, hist)
+		}
+	}
+	for _, p := range pending {
+		first := e.last.at(p.g.ID)
+		if first == nil {
+			first = e.spawned.at(p.g.ID)
+		}
+		e.others(p.g.ID, e.last.at(p.g.ID), first, &p.g.Pending, p.obj, hist)
+	}
+}
+
+// others adds the events of goroutine g's operation l on object obj, after
+// pred (its previous event, or nil) and cause (pred or its spawn), for
+// every history in the execution whose maximal events it is dependent with.
+func (e *Engine) others(g int32, pred, cause *node, l *event.Label, obj int32, hist map[int32][]*access) {
+	ws := hist[e.u.find(obj)]
+	if ws == nil {
+		ws = []*access{{}}
+	}
+	for _, wr := range ws {
+		cs := []*node{cause, wr.w}
+		h := historyOf(cs)
+		if h.at(g) != pred {
+			continue // the write comes after the operation in g
+		}
+		var val event.Value
+		for i := len(ws) - 1; i > 0; i-- {
+			if h.has(ws[i].w) {
+				val = ws[i].w.post
+				break
+			}
+		}
+		if l.Blocks(val) {
+			continue
+		}
+		for alt := range l.Alternatives(val) {
+			ev := indep.Of(g, l, int32(alt), 0, val)
+			ev.Obj = obj
+			if ev.Effect != indep.Write {
+				e.add(g, pred, l, obj, ev, cs)
+				continue
+			}
+			// Every set of the reads of wr.w, by bit mask.
+			for mask := 0; mask < 1<<len(wr.reads); mask++ {
+				rs := cs
+				for i, r := range wr.reads {
+					if mask&(1<<i) != 0 {
+						rs = append(rs[:len(rs):len(rs)], r)
+					}
+				}
+				if historyOf(rs).at(g) == pred {
+					e.add(g, pred, l, obj, ev, rs)
+				}
+			}
+		}
+	}
+}
+
+// add adds the event of g's operation ev after the history of causes,
+// when all its maximal events are dependent with ev (else that history
+// names the event of a smaller one).
+func (e *Engine) add(g int32, pred *node, l *event.Label, obj int32, ev indep.Event, causes []*node) {
+	for _, m := range maximal(causes) {
+		if !e.u.depEv(ev, m) {
+			return
+		}
+	}
+	e.u.event(g, pred, l, obj, engine.Choice{G: g, Alt: ev.Alt}, ev, causes)
+}
+
+// historyOf returns the configuration that is the union of the local
+// configurations of the events in cs (nil entries are skipped).
+func historyOf(cs []*node) front {
+	var h front
+	for _, c := range cs {
+		if c != nil {
+			h = h.merge(c.tmax)
+		}
+	}
+	return h
+}

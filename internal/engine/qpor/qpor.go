@@ -1,0 +1,402 @@
+package qpor
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"weft.dev/weft/internal/engine"
+	"weft.dev/weft/internal/event"
+	"weft.dev/weft/internal/indep"
+	"weft.dev/weft/internal/interleave"
+)
+
+// Options configures the engine.
+type Options struct {
+	// K is how many events of D an alternative must conflict with (the
+	// k of k-partial alternatives); 0 asks for alternatives that conflict
+	// with all of them: optimal.
+	K int
+}
+
+// ParseOptions reads options written as comma-separated key=value pairs,
+// as in the engine name "qpor:k=2". The only key is k, a whole number of
+// at least 1.
+func ParseOptions(s string) (Options, error) {
+	var o Options
+	for _, kv := range strings.Split(s, ",") {
+		k, v, ok := strings.Cut(kv, "=")
+		k, v = strings.TrimSpace(k), strings.TrimSpace(v)
+		if !ok {
+			return o, fmt.Errorf("qpor option %q: want key=value, e.g. k=2", kv)
+		}
+		switch k {
+		case "k":
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 1 {
+				return o, fmt.Errorf("qpor option k=%q: want a whole number of at least 1 (plain qpor is optimal)", v)
+			}
+			o.K = n
+		default:
+			return o, fmt.Errorf("qpor option %q: unknown key %q (known: k)", kv, k)
+		}
+	}
+	return o, nil
+}
+
+// New returns the optimal engine.
+func New(c engine.Config) engine.Engine { return Options{}.New(c) }
+
+// New returns an engine with options o.
+func (o Options) New(c engine.Config) engine.Engine {
+	e := &Engine{k: o.K, u: newUnfolding(), rootObj: -1}
+	e.m.Sym.Config = c.Concolic
+	return e
+}
+
+// Engine explores the maximal configurations of the unfolding.
+type Engine struct {
+	k       int
+	m       interleave.Machine
+	u       *unfolding
+	rootObj int32 // canonical object of the body's first operation
+	// levels is the trail: the event chosen at each depth of the running
+	// execution (nil: to be chosen from target) and the events of D added
+	// at that depth (the earlier choices there).
+	levels  []level
+	target  front // the alternative J to reach, or nil
+	depth   int
+	started bool
+	// The running execution: by goroutine, its latest event, its spawn,
+	// its End; by canonical object root, its latest write and the reads
+	// of that write; by local object index, its canonical object.
+	last    front
+	spawned front
+	ended   front
+	objs    map[int32]*access
+	local   []int32
+	// stuck counts the executions dropped because no event of the
+	// alternative being followed could happen: an outcome of a symbolic
+	// branch that the path condition rules out there.
+	stuck int
+	// OnComplete, when set, is called with the equivalence class (package
+	// class) of every execution that ends with every goroutine returned;
+	// OnTrace with its Mazurkiewicz trace (indep.Trace).
+	OnComplete func(class uint64)
+	OnTrace    func(trace uint64)
+}
+
+type level struct {
+	ev  *node
+	dis []*node
+}
+
+// access is what an execution did to an object so far.
+type access struct {
+	w     *node   // latest write, nil: the initial value
+	reads []*node // the reads of w
+}
+
+// Begin implements engine.Engine.
+func (e *Engine) Begin(x *engine.Exec) bool {
+	if e.started && !e.backtrack() {
+		return false
+	}
+	e.started = true
+	e.m.Reset()
+	x.Model = &e.m.Sym.Model
+	e.depth = 0
+	e.last, e.spawned, e.ended = e.last[:0], e.spawned[:0], e.ended[:0]
+	e.objs = map[int32]*access{}
+	e.local = e.local[:0]
+	return true
+}
+
+// unsupported returns why qpor cannot explore operation l, or "".
+func unsupported(l *event.Label) string {
+	switch l.Kind {
+	case event.ChanMake, event.ChanSend, event.ChanRecv, event.ChanClose, event.ChanLen, event.ChanWait, event.Select:
+		return "qpor does not model channels yet: use condpor, sdpor or mpor"
+	case event.Block:
+		if l.Arg == event.Await {
+			return "qpor does not model weft.Yield yet: use condpor, sdpor or mpor"
+		}
+	}
+	return ""
+}
+
+// canon returns the canonical object of goroutine g's pending operation l,
+// recording it for the operation (g after its latest event) and for l's
+// local index.
+func (e *Engine) canon(g int32, l *event.Label) int32 {
+	if l.Obj < 0 || unsupported(l) != "" {
+		return -1
+	}
+	var rec *int32
+	switch {
+	case e.last.at(g) != nil:
+		rec = &e.last.at(g).nextObj
+	case e.spawned.at(g) != nil:
+		rec = &e.spawned.at(g).childObj
+	default:
+		rec = &e.rootObj
+	}
+	for int(l.Obj) >= len(e.local) {
+		e.local = append(e.local, -1)
+	}
+	c := e.local[l.Obj]
+	switch {
+	case c < 0 && *rec < 0:
+		c = e.u.newObj()
+	case c < 0:
+		c = *rec
+	case *rec >= 0 && e.u.find(c) != e.u.find(*rec):
+		// One object, found under two names: what the execution did to
+		// it so far was recorded under the first.
+		a := e.objs[e.u.find(c)]
+		delete(e.objs, e.u.find(c))
+		e.u.union(c, *rec)
+		if a != nil {
+			e.objs[e.u.find(c)] = a
+		}
+	}
+	e.local[l.Obj], *rec = c, c
+	return c
+}
+
+// causes returns the events that must precede goroutine g's operation ev
+// in the running execution: its predecessor (or its spawn), the End it
+// joins, and the accesses of its object it does not commute with.
+func (e *Engine) causes(g int32, l *event.Label, ev *indep.Event) []*node {
+	cs := []*node{e.last.at(g)}
+	if cs[0] == nil {
+		cs[0] = e.spawned.at(g)
+	}
+	if l.Kind == event.Join {
+		cs = append(cs, e.ended.at(l.Arg))
+	}
+	if ev.Obj >= 0 {
+		if a := e.objs[e.u.find(ev.Obj)]; a != nil {
+			cs = append(cs, a.w)
+			if ev.Effect == indep.Write {
+				cs = append(cs, a.reads...)
+			}
+		}
+	}
+	return cs
+}
+
+// eventOf returns the event of g performing its pending operation with
+// outcome ch now.
+func (e *Engine) eventOf(g *engine.Goroutine, ch engine.Choice) (*node, bool) {
+	l := &g.Pending
+	obj := e.canon(g.ID, l)
+	ev := e.m.Event(g, ch)
+	if ev.Obj >= 0 {
+		ev.Obj = obj
+	}
+	return e.u.event(g.ID, e.last.at(g.ID), l, obj, ch, ev, e.causes(g.ID, l, &ev))
+}
+
+// enabled returns the events enabled now (en(C)), those of the goroutine
+// that moved last first, or the decision that ends the execution.
+func (e *Engine) enabled(x *engine.Exec) ([]*node, *engine.Decision) {
+	var en []*node
+	var opts []engine.Choice
+	add := func(g *engine.Goroutine) *engine.Decision {
+		if g == nil || g.Status != engine.Ready {
+			return nil
+		}
+		if why := unsupported(&g.Pending); why != "" {
+			d := engine.Failed(engine.Choice{G: g.ID}, &engine.Bug{Kind: engine.Misuse, Message: why, G: g.ID})
+			return &d
+		}
+		if !e.m.Enabled(x, g) {
+			return nil
+		}
+		opts = e.m.Options(g, opts[:0])
+		for _, ch := range opts {
+			n, ok := e.eventOf(g, ch)
+			if !ok {
+				d := interleave.Diverged(g.ID)
+				return &d
+			}
+			en = append(en, n)
+		}
+		return nil
+	}
+	if x.Last >= 0 {
+		if d := add(x.G[x.Last]); d != nil {
+			return nil, d
+		}
+	}
+	for _, g := range x.G {
+		if g != nil && g.ID != x.Last {
+			if d := add(g); d != nil {
+				return nil, d
+			}
+		}
+	}
+	return en, nil
+}
+
+// Step implements engine.Engine.
+func (e *Engine) Step(x *engine.Exec) engine.Decision {
+	en, d := e.enabled(x)
+	if d != nil {
+		return *d
+	}
+	var pick *node
+	switch {
+	case e.depth < len(e.levels) && e.levels[e.depth].ev != nil:
+		// Replaying C.
+		pick = e.levels[e.depth].ev
+		found := false
+		for _, n := range en {
+			found = found || n == pick
+		}
+		if !found {
+			return interleave.Diverged(pick.g)
+		}
+	case e.depth < len(e.levels):
+		// The first event of the alternative J (Alg. 1, line 9).
+		pick = e.toward(en)
+		if pick == nil {
+			e.stuck++
+			return engine.Decision{Verdict: engine.Drop}
+		}
+		e.levels[e.depth].ev = pick
+	default:
+		if e.reaching() {
+			pick = e.toward(en)
+			if pick == nil {
+				e.stuck++
+				return engine.Decision{Verdict: engine.Drop}
+			}
+		} else {
+			for _, n := range en {
+				if !n.inD {
+					pick = n
+					break
+				}
+			}
+		}
+		if pick == nil {
+			if len(en) == 0 {
+				return engine.Decision{Verdict: engine.Stop}
+			}
+			// en(C) ⊆ D: sleep-set blocked (Alg. 1, line 5).
+			return engine.Decision{Verdict: engine.Drop}
+		}
+		e.levels = append(e.levels, level{ev: pick})
+	}
+	return e.perform(x, pick)
+}
+
+// reaching reports whether the running execution has not yet reached the
+// alternative it follows: A = J \ C is not empty.
+func (e *Engine) reaching() bool {
+	for g, t := range e.target {
+		if t != nil {
+			if l := e.last.at(int32(g)); l == nil || l.depth < t.depth {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// toward returns an event of en in the alternative being followed, or nil.
+func (e *Engine) toward(en []*node) *node {
+	for _, n := range en {
+		if e.target.has(n) {
+			return n
+		}
+	}
+	return nil
+}
+
+// perform performs n's operation and records it in the execution.
+func (e *Engine) perform(x *engine.Exec, n *node) engine.Decision {
+	g := x.G[n.g]
+	l := &g.Pending
+	e.last = e.last.set(n.g, n)
+	switch l.Kind {
+	case event.Spawn:
+		e.spawned = e.spawned.set(l.Arg, n)
+	case event.End:
+		e.ended = e.ended.set(n.g, n)
+	}
+	if n.obj >= 0 {
+		r := e.u.find(n.obj)
+		a := e.objs[r]
+		if a == nil {
+			a = &access{}
+			e.objs[r] = a
+		}
+		switch n.ev.Effect {
+		case indep.Write:
+			a.w, a.reads = n, nil
+		case indep.Read:
+			a.reads = append(a.reads, n)
+		}
+	}
+	e.depth++
+	b := e.m.Perform(x, g, n.ch)
+	if n.obj >= 0 {
+		n.post = e.m.Value(l)
+	}
+	n.performed = true
+	if b != nil {
+		n.bug = true
+		if b.Kind == engine.DataRace && x.Continue {
+			return engine.Decision{Verdict: engine.Run, Choice: n.ch, Bug: b}
+		}
+		return engine.Failed(n.ch, b)
+	}
+	return engine.Ran(n.ch)
+}
+
+// End implements engine.Engine.
+func (e *Engine) End(x *engine.Exec, end engine.Ending) {
+	e.extend(x)
+	if end.Kind != engine.Completed {
+		return
+	}
+	if e.OnComplete != nil {
+		e.OnComplete(e.m.Class())
+	}
+	if e.OnTrace != nil {
+		var t indep.Trace
+		for _, lv := range e.levels[:e.depth] {
+			ev := lv.ev.ev
+			if ev.Obj >= 0 {
+				ev.Obj = e.u.find(ev.Obj)
+			}
+			t.Add(ev)
+		}
+		e.OnTrace(t.Hash())
+	}
+}
+
+// Fault implements engine.Continuer: the schedule is the trail restricted
+// to the local configuration of g's failing event, and the bug is first
+// when no other event of that configuration is one.
+func (e *Engine) Fault(_ *engine.Exec, g int32, _ *engine.Choice) ([]engine.Choice, bool) {
+	b := e.last.at(g)
+	if b == nil {
+		return nil, true
+	}
+	var sched []engine.Choice
+	first := true
+	for _, lv := range e.levels[:e.depth] {
+		if b.tmax.has(lv.ev) {
+			sched = append(sched, lv.ev.ch)
+			first = first && (!lv.ev.bug || lv.ev == b)
+		}
+	}
+	return sched, first
+}
+
+// Exhaustive implements engine.Engine: every trace was explored.
+func (e *Engine) Exhaustive() bool { return true }

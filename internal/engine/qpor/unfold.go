@@ -1,0 +1,294 @@
+package qpor
+
+import (
+	"encoding/binary"
+	"math/bits"
+	"slices"
+
+	"weft.dev/weft/internal/engine"
+	"weft.dev/weft/internal/event"
+	"weft.dev/weft/internal/indep"
+)
+
+// node is an event of the unfolding: goroutine g's operation with the
+// outcome ch, after the history [n] \ {n}, which its immediate causes
+// (the maximal events of the history) name.
+type node struct {
+	id    int32
+	g     int32
+	depth int32         // g's events before this one
+	ch    engine.Choice // the outcome
+	lab   event.Label   // the operation; lab.Obj is local to the execution that found it: use obj
+	obj   int32         // canonical object (see unfolding.objs), or -1
+	ev    indep.Event   // the operation as the relation sees it, Obj canonical
+	// up holds n's ancestors in g's thread tree (the events of g before
+	// it, each the cause of the next): up[j] is the one 2^j events
+	// before, the skip pointers of the paper's §5.2 with step 2. tmax
+	// holds, by goroutine, the latest of its events in [n] (Def. 7), nil
+	// for none. Together they decide causality and conflict (Theorem 6).
+	up   []*node
+	tmax front
+	// post is the value the operation leaves in its object, known once
+	// it was performed; bug says that performing it is a bug.
+	post      event.Value
+	performed bool
+	bug       bool
+	// kids holds the events whose predecessor in g is this one; inD says
+	// the event is in D at the current depth of the trail.
+	kids []*node
+	inD  bool
+	// nextObj is the canonical object of g's operation after this one,
+	// childObj that of the first operation of the goroutine this spawns,
+	// or -1 while unknown: a deterministic program's next operation is a
+	// function of the history.
+	nextObj, childObj int32
+}
+
+// pred returns n's predecessor in its goroutine, or nil.
+func (n *node) pred() *node {
+	if len(n.up) == 0 {
+		return nil
+	}
+	return n.up[0]
+}
+
+// at returns n's ancestor at depth d (at most n's).
+func (n *node) at(d int32) *node {
+	for k := n.depth - d; k > 0; {
+		j := bits.Len32(uint32(k)) - 1
+		n = n.up[j]
+		k -= 1 << j
+	}
+	return n
+}
+
+// front is a configuration, as the latest event of each goroutine in it
+// (by goroutine id; nil or missing: none).
+type front []*node
+
+func (f front) at(g int32) *node {
+	if int(g) < len(f) {
+		return f[g]
+	}
+	return nil
+}
+
+func (f front) set(g int32, n *node) front {
+	for int(g) >= len(f) {
+		f = append(f, nil)
+	}
+	f[g] = n
+	return f
+}
+
+// has reports whether n is in the configuration.
+func (f front) has(n *node) bool {
+	t := f.at(n.g)
+	return t != nil && t.depth >= n.depth && t.at(n.depth) == n
+}
+
+// merge returns the union of f and the configuration [n], which must not
+// conflict, in f's storage.
+func (f front) merge(o front) front {
+	for g, n := range o {
+		if n != nil {
+			if t := f.at(int32(g)); t == nil || t.depth < n.depth {
+				f = f.set(int32(g), n)
+			}
+		}
+	}
+	return f
+}
+
+// key names an event canonically: goroutine, outcome and immediate causes.
+type key struct {
+	g, alt, with int32
+	causes       string
+}
+
+// unfolding holds the events found so far (U in the paper), memoized by
+// their canonical names so that every execution finds the same ones, and
+// the canonical objects.
+type unfolding struct {
+	events map[key]*node
+	firsts map[int32][]*node // events without predecessor, by goroutine
+	byObj  map[int32][]*node // events by canonical object (at its root)
+	// parent is a union-find forest over canonical objects. The runtime
+	// numbers objects in the order an execution first touches them, which
+	// differs between executions; an object is named instead by the
+	// operations that touch it (goroutine after history), and two names
+	// found for one object in an execution are merged.
+	parent []int32
+	n      int32
+}
+
+func newUnfolding() *unfolding {
+	return &unfolding{events: map[key]*node{}, firsts: map[int32][]*node{}, byObj: map[int32][]*node{}}
+}
+
+func (u *unfolding) newObj() int32 {
+	u.parent = append(u.parent, int32(len(u.parent)))
+	return int32(len(u.parent) - 1)
+}
+
+func (u *unfolding) find(o int32) int32 {
+	for u.parent[o] != o {
+		u.parent[o] = u.parent[u.parent[o]]
+		o = u.parent[o]
+	}
+	return o
+}
+
+func (u *unfolding) union(a, b int32) {
+	a, b = u.find(a), u.find(b)
+	if a == b {
+		return
+	}
+	if len(u.byObj[a]) < len(u.byObj[b]) {
+		a, b = b, a
+	}
+	u.parent[b] = a
+	u.byObj[a] = append(u.byObj[a], u.byObj[b]...)
+	delete(u.byObj, b)
+}
+
+// dep reports whether the operations of a and b are dependent.
+func (u *unfolding) dep(a, b *node) bool { return u.depEv(a.ev, b) }
+
+// depEv reports whether operation x (with a canonical object) and b's are
+// dependent.
+func (u *unfolding) depEv(x indep.Event, b *node) bool {
+	y := b.ev
+	if x.Obj >= 0 {
+		x.Obj = u.find(x.Obj)
+	}
+	if y.Obj >= 0 {
+		y.Obj = u.find(y.Obj)
+	}
+	return indep.Dependent(&x, &y)
+}
+
+// maximal returns the events of cs that no other one causally follows,
+// without duplicates.
+func maximal(cs []*node) []*node {
+	var out []*node
+	for i, c := range cs {
+		if c == nil || slices.Contains(out, c) {
+			continue
+		}
+		below := false
+		for j, d := range cs {
+			if j != i && d != nil && d != c && d.tmax.has(c) {
+				below = true
+				break
+			}
+		}
+		if !below {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// event returns the event of goroutine g performing lab with outcome ch and
+// effect ev after the history whose maximal events are among causes, which
+// holds g's previous event (if any). It is created if new. ok is false when
+// an event of that name exists with another operation: the program is not
+// deterministic.
+func (u *unfolding) event(g int32, pred *node, lab *event.Label, obj int32, ch engine.Choice, ev indep.Event, causes []*node) (n *node, ok bool) {
+	causes = maximal(causes)
+	ids := make([]int32, len(causes))
+	for i, c := range causes {
+		ids[i] = c.id
+	}
+	slices.Sort(ids)
+	buf := make([]byte, 0, 4*len(ids))
+	for _, id := range ids {
+		buf = binary.LittleEndian.AppendUint32(buf, uint32(id))
+	}
+	k := key{g: g, alt: ch.Alt, with: ch.With, causes: string(buf)}
+	if n := u.events[k]; n != nil {
+		return n, n.lab.Kind == lab.Kind && n.lab.Op == lab.Op && n.ev.Effect == ev.Effect
+	}
+	n = &node{id: int32(len(u.events)), g: g, ch: ch, lab: *lab, obj: obj, ev: ev, nextObj: -1, childObj: -1}
+	for _, c := range causes {
+		n.tmax = n.tmax.merge(c.tmax)
+	}
+	if pred != nil {
+		n.depth = pred.depth + 1
+		n.up = append(n.up, pred)
+		for j := 0; j < len(n.up[j].up); j++ {
+			n.up = append(n.up, n.up[j].up[j])
+		}
+	}
+	n.tmax = n.tmax.set(g, n)
+	u.events[k] = n
+	if pred != nil {
+		pred.kids = append(pred.kids, n)
+	} else {
+		u.firsts[g] = append(u.firsts[g], n)
+	}
+	if obj >= 0 {
+		r := u.find(obj)
+		u.byObj[r] = append(u.byObj[r], n)
+	}
+	return n, true
+}
+
+// compatible reports whether the union of configurations a and b is one:
+// their goroutines' chains agree, and no event of one but not the other is
+// dependent with an event of the other but not the one (two such events
+// would be concurrent and dependent: in conflict).
+func (u *unfolding) compatible(a, b front) bool {
+	n := max(len(a), len(b))
+	moreA, moreB := false, false
+	for g := range n {
+		x, y := a.at(int32(g)), b.at(int32(g))
+		switch {
+		case x == nil || y == nil:
+			moreA, moreB = moreA || x != nil, moreB || y != nil
+		case x.depth <= y.depth:
+			if y.at(x.depth) != x {
+				return false
+			}
+			moreB = moreB || y != x
+		default:
+			if x.at(y.depth) != y {
+				return false
+			}
+			moreA = true
+		}
+	}
+	if !moreA || !moreB {
+		return true
+	}
+	var onlyA, onlyB []*node
+	for g := range n {
+		onlyA = beyond(onlyA, a.at(int32(g)), b.at(int32(g)))
+		onlyB = beyond(onlyB, b.at(int32(g)), a.at(int32(g)))
+	}
+	for _, x := range onlyA {
+		for _, y := range onlyB {
+			if x.g != y.g && u.dep(x, y) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// beyond appends to dst the events of x's goroutine up to x after y, which
+// is one of them or nil.
+func beyond(dst []*node, x, y *node) []*node {
+	d := int32(-1)
+	if y != nil {
+		d = y.depth
+	}
+	for ; x != nil && x.depth > d; x = x.pred() {
+		dst = append(dst, x)
+	}
+	return dst
+}
+
+// conflict reports whether events a and b are in conflict.
+func (u *unfolding) conflict(a, b *node) bool { return !u.compatible(a.tmax, b.tmax) }

@@ -1,0 +1,118 @@
+package indep_test
+
+import (
+	"maps"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"weft.dev/weft/internal/concolic"
+	"weft.dev/weft/internal/engine"
+	"weft.dev/weft/internal/engine/qpor"
+	"weft.dev/weft/internal/progtest"
+)
+
+func withQPOR(k int) func(*concolic.Config, func(uint64), func(uint64)) engine.Engine {
+	return func(conc *concolic.Config, trace, class func(uint64)) engine.Engine {
+		q := qpor.Options{K: k}.New(engine.Config{Concolic: conc}).(*qpor.Engine)
+		q.OnTrace, q.OnComplete = trace, class
+		return q
+	}
+}
+
+// qporStats sums, per k (0: optimal), what qpor did over the programs.
+type qporStats struct {
+	programs, traces int
+	complete, ssb    [4]int
+}
+
+// compareQPOR checks qpor, optimal and with k = 1, 2, 3, against dfs on one
+// program: the same bug kinds, and each of dfs's traces completed exactly
+// once and nothing else, for every k (Alg. 1 reaches a maximal
+// configuration at most once, whatever its alternatives); optimal qpor
+// abandons no execution when the program has no symbolic branch (whose
+// outcomes an alternative may combine infeasibly). It returns false when
+// dfs needs more than limit executions.
+func compareQPOR(t *testing.T, p progtest.Program, limit int, symbolic bool, s *qporStats) bool {
+	t.Helper()
+	body := p.Body()
+	ref := explore(body, limit, withDFS)
+	if !ref.exhaustive {
+		return false
+	}
+	for k := range 4 {
+		got := explore(body, 0, withQPOR(k))
+		if !maps.Equal(got.kinds, ref.kinds) {
+			t.Errorf("qpor k=%d finds bug kinds %v, dfs %v, on\n%s", k, slices.Sorted(maps.Keys(got.kinds)), slices.Sorted(maps.Keys(ref.kinds)), p)
+			continue
+		}
+		missed, extra, twice := 0, 0, 0
+		for h := range ref.traces {
+			if got.traces[h] == 0 {
+				missed++
+			}
+		}
+		for h, n := range got.traces {
+			if ref.traces[h] == 0 {
+				extra++
+			}
+			if n > 1 {
+				twice++
+			}
+		}
+		if missed > 0 || extra > 0 || twice > 0 {
+			t.Errorf("qpor k=%d: %d of dfs's %d traces missed, %d unknown, %d explored more than once, on\n%s", k, missed, len(ref.traces), extra, twice, p)
+		}
+		if k == 0 && !symbolic && got.redundant > 0 {
+			t.Errorf("optimal qpor abandoned %d executions of\n%s", got.redundant, p)
+		}
+		s.complete[k] += got.complete
+		s.ssb[k] += got.redundant
+	}
+	s.programs++
+	s.traces += len(ref.traces)
+	return true
+}
+
+func differentialQPOR(t *testing.T, seed uint64, n int, c progtest.Config, maxOps int, symbolic bool) {
+	rng := rand.New(rand.NewPCG(seed, seed+1))
+	var s qporStats
+	for s.programs < programs(t, n) {
+		c := c
+		c.Locs = 1 + rng.IntN(c.Locs)
+		p := progtest.Generate(rng, c)
+		if p.Ops() > maxOps {
+			continue
+		}
+		compareQPOR(t, p, 20_000, symbolic, &s)
+		if t.Failed() {
+			return
+		}
+	}
+	t.Logf("%d programs, %d traces; qpor complete/abandoned: optimal %d/%d, k=1 %d/%d, k=2 %d/%d, k=3 %d/%d",
+		s.programs, s.traces, s.complete[0], s.ssb[0], s.complete[1], s.ssb[1], s.complete[2], s.ssb[2], s.complete[3], s.ssb[3])
+}
+
+// TestQPOR compares qpor with dfs on random programs of memory, locks,
+// plain Vars (races), assumptions and assertions, goroutines started
+// midway, and symbolic values.
+func TestQPOR(t *testing.T) {
+	for _, c := range []struct {
+		name     string
+		seed     uint64
+		n        int
+		c        progtest.Config
+		symbolic bool
+	}{
+		{"memory", 41, 80, progtest.Config{Goroutines: [2]int{2, 4}, Ops: [2]int{1, 4}, Locs: 3, LockedRatio: 0.25,
+			Kinds: []progtest.OpKind{progtest.Load, progtest.Store, progtest.Add, progtest.CAS, progtest.Assume}}, false},
+		{"bugs", 43, 80, progtest.Config{Goroutines: [2]int{2, 3}, Ops: [2]int{1, 4}, Locs: 2, LockedRatio: 0.2,
+			Kinds: []progtest.OpKind{progtest.Load, progtest.Store, progtest.Add, progtest.CAS, progtest.Assume, progtest.Assert, progtest.VarLoad, progtest.VarStore, progtest.Lock, progtest.Unlock}}, false},
+		{"spawns", 45, 60, progtest.Config{Goroutines: [2]int{2, 3}, Ops: [2]int{2, 4}, Locs: 2, LockedRatio: 0.25,
+			Kinds: []progtest.OpKind{progtest.Load, progtest.Store, progtest.Add, progtest.CAS, progtest.Lock, progtest.Go}}, false},
+		{"symbolic", 47, 40, progtest.Config{Goroutines: [2]int{2, 3}, Ops: [2]int{2, 4}, Locs: 2, LockedRatio: 0.1,
+			Kinds: []progtest.OpKind{progtest.Load, progtest.Store, progtest.SymNew, progtest.SymStore, progtest.SymLoad, progtest.SymBranch, progtest.SymAssume}}, true},
+	} {
+		t.Run(c.name, func(t *testing.T) { differentialQPOR(t, c.seed, c.n, c.c, 8, c.symbolic) })
+	}
+}
