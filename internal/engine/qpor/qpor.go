@@ -208,7 +208,9 @@ func (e *Engine) enabled(x *engine.Exec) ([]*node, *engine.Decision) {
 			return nil
 		}
 		if why := unsupported(&g.Pending); why != "" {
-			d := engine.Failed(engine.Choice{G: g.ID}, &engine.Bug{Kind: engine.Misuse, Message: why, G: g.ID})
+			// Not an operation of the program that fails: the replay
+			// engine models it, so replaying does not reproduce this.
+			d := engine.Failed(engine.Choice{G: -1}, &engine.Bug{Kind: engine.Misuse, Message: why, G: g.ID, NoReplay: true})
 			return &d
 		}
 		if !e.m.Enabled(x, g) {
