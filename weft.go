@@ -66,8 +66,10 @@ type Result struct {
 	// Redundant counts the executions the engine abandoned because they
 	// lead to nothing new, not counted in Executions: sdpor's sleep-set
 	// blocked executions, mpor's dead ends (prefixes no quasi-monotonic
-	// interleaving extends), condpor's rare goroutines stranded by a
-	// revisit; always 0 for dfs and random.
+	// interleaving extends), qpor's sleep-set blocked executions (none
+	// when optimal, unless an alternative pairs symbolic outcomes that
+	// the path condition rules out together), condpor's rare goroutines
+	// stranded by a revisit; always 0 for dfs and random.
 	Redundant   int
 	Bugs        []*Bug        // in order found; exploration stops at the first unless WithAllBugs
 	Exhaustive  bool          // true when every execution was explored (no limit or timeout cut it)
