@@ -4,7 +4,9 @@
 // size parameters, and the paper's figures for each row, so that weft's
 // counts and speed can be set beside JMC's; and the programs of Vrooman's
 // thesis on monotonic partial order reduction in OOX, run with condpor,
-// sdpor and mpor beside the thesis's figures.
+// sdpor and mpor beside the thesis's figures; and the programs of the QPOR
+// paper's Table 1 (dpu.go), run with condpor, sdpor and qpor beside DPU's
+// figures.
 //
 // The programs are in one file per family: synthetic.go (Counter1/2,
 // SVStack1/2, SVQueue1/2/3), queues.go, stacks.go, lists.go, tsstack.go,
@@ -77,10 +79,18 @@ const (
 	// MPOR is monotonic POR: every Mazurkiewicz trace once, the dead ends
 	// counted as redundant.
 	MPOR Engine = "mpor"
+	// QPOR is quasi-optimal POR with optimal alternatives: every
+	// Mazurkiewicz trace once, nothing redundant; QPOR1, QPOR2 and QPOR3
+	// use k-partial alternatives, the sleep-set blocked executions
+	// counted as redundant.
+	QPOR  Engine = "qpor"
+	QPOR1 Engine = "qpor:k=1"
+	QPOR2 Engine = "qpor:k=2"
+	QPOR3 Engine = "qpor:k=3"
 )
 
 // Engines are the engines in the order weft bench reports them.
-var Engines = []Engine{Condpor, ExEn, DFS, SDPOR, MPOR}
+var Engines = []Engine{Condpor, ExEn, DFS, SDPOR, MPOR, QPOR, QPOR1, QPOR2, QPOR3}
 
 // ParseEngine returns the engine named s.
 func ParseEngine(s string) (Engine, error) {
@@ -140,7 +150,11 @@ type Benchmark struct {
 	// times, OOX's path counts under a depth bound), for the thesis's
 	// programs; OOX's paths are not weft's executions (see thesis.go).
 	Thesis string
-	Paper  map[Engine]Paper
+	// DPU is what the QPOR paper's Table 1 reports for the program (DPU's
+	// sleep-set blocked executions and seconds per k, Nidhugg's), for
+	// the programs of dpu.go.
+	DPU   string
+	Paper map[Engine]Paper
 	// Engines are the engines weft bench runs when -engine is not given:
 	// condpor and the engines the paper has figures for.
 	Engines []Engine
@@ -214,8 +228,9 @@ type Row struct {
 	Complete   int    `json:"complete"`
 	Blocked    int    `json:"blocked"`
 	// Redundant counts the executions the engine abandoned as leading to
-	// nothing new (weft.Result.Redundant): sdpor's sleep-set blocked
-	// executions, mpor's dead ends; not counted in Executions.
+	// nothing new (weft.Result.Redundant): sdpor's and k-partial qpor's
+	// sleep-set blocked executions, mpor's dead ends; not counted in
+	// Executions.
 	Redundant int     `json:"redundant"`
 	Seconds   float64 `json:"seconds"` // wall time of the exploration
 	// CPUSeconds is the user and system time that the exploration took
@@ -237,6 +252,8 @@ type Row struct {
 	PaperTimeout    bool     `json:"paper_timeout,omitempty"`
 	// Thesis is Benchmark.Thesis, the MPOR thesis's figures.
 	Thesis string `json:"thesis,omitempty"`
+	// DPU is Benchmark.DPU, the QPOR paper's figures.
+	DPU string `json:"dpu,omitempty"`
 	// Ratio is weft's executions per CPU second over JMC's, where the
 	// paper gives both figures.
 	Ratio *float64 `json:"ratio"`
@@ -274,6 +291,7 @@ func Run(b *Benchmark, e Engine, lim Limit) (Row, error) {
 		Exhaustive:  res.Exhaustive,
 		SolverCalls: res.SolverCalls,
 		Thesis:      b.Thesis,
+		DPU:         b.DPU,
 	}
 	for _, bug := range res.Bugs {
 		r.Bugs = append(r.Bugs, bug.Kind.String()+": "+bug.Message)

@@ -71,6 +71,7 @@ func buildRegistry() []*Benchmark {
 	nondeterministic(&r)
 	svcomp(&r)
 	thesis(&r)
+	dpu(&r)
 	return r
 }
 
@@ -573,5 +574,89 @@ func thesis(r *reg) {
 			Thesis:  "symbolic array: paths NOPOR 547295 (k = 32), SPOR 56226 and MPOR 1345 (k = 160)",
 			program: func(bool) func() { return MergeSort(n) },
 		}, factorial(n))
+	}
+}
+
+// dpu adds the programs of the QPOR paper (dpu.go): the rows of its Table
+// 1 and the ssbexp of its Fig. 1, run with condpor, sdpor and qpor
+// (optimal and k = 1, 2, 3). Their counts are Mazurkiewicz traces, DPU's
+// maximal configurations (OTHER-ENGINES.md §1.8: Table 1, DPU's
+// regression tests and its scripts' comments; MPAT = k!·2^k, PI = n!,
+// SSBEXP = 2k), which condpor's classes equal on these programs. DPU
+// holds the paper's figures: sleep-set blocked executions (SSB) and
+// seconds of DPU per k and of Nidhugg (SDPOR); "TO" is its 8-minute
+// timeout, "K" thousands as the paper prints them.
+func dpu(r *reg) {
+	add := func(name string, size []int, traces int, fig string, program func() func()) {
+		b := &Benchmark{Name: name, Size: size, DPU: fig, program: func(bool) func() { return program() }}
+		b.Want = map[Engine]int{Condpor: traces, SDPOR: traces, QPOR: traces, QPOR1: traces, QPOR2: traces, QPOR3: traces}
+		r.add(b)
+		b.Engines = []Engine{Condpor, SDPOR, QPOR, QPOR1, QPOR2, QPOR3}
+	}
+	for _, x := range []struct {
+		r, traces int
+		fig       string
+	}{
+		{2, 137, "k=1 1K SSB 0.8 s, k=2 43 SSB 0.4 s, k=3 0 SSB 0.4 s, optimal 0.4 s; Nidhugg 2K SSB 1.2 s"},
+		{3, 1482, "k=1 11K SSB 5.4 s, k=2 595 SSB 1.3 s, k=3 1 SSB 1.0 s, optimal 1.0 s; Nidhugg 13K SSB 10.8 s"},
+		{4, 15282, "k=1 105K SSB 58.5 s, k=2 6K SSB 16.4 s, k=3 213 SSB 10.3 s, optimal 10.3 s; Nidhugg 115K SSB 109 s"},
+		{5, 151032, "k=1 TO, k=2 53K SSB 476 s, k=3 2K SSB 280 s, optimal 257 s; Nidhugg TO"},
+	} {
+		add("DISP", []int{5, x.r}, x.traces, x.fig, func() func() { return Dispatcher(5, x.r) })
+	}
+	for _, x := range []struct {
+		k   int
+		fig string
+	}{
+		{4, "k=1 0 SSB 0.5 s, optimal 0.5 s; Nidhugg 0 SSB 0.6 s"},
+		{5, "k=1 0 SSB 2.4 s, optimal 2.7 s; Nidhugg 0 SSB 1.8 s"},
+		{6, "k=1 0 SSB 50.6 s, optimal 73.2 s; Nidhugg 0 SSB 21.5 s"},
+		{7, "TO; Nidhugg 0 SSB 359 s"},
+	} {
+		add("MPAT", []int{x.k}, factorial(x.k)*pow(2, x.k), x.fig, func() func() { return Mpat(x.k) })
+	}
+	for _, x := range []struct {
+		p, traces int
+		fig       string
+	}{
+		{2, 60, "k=1 560 SSB 0.6 s, k=2 0 SSB 0.4 s, optimal 0.4 s; Nidhugg 3K SSB 2.0 s"},
+		{3, 2958, "k=1 50K SSB 26.5 s, k=2 3K SSB 3.0 s, k=3 0 SSB 1.7 s, optimal 1.7 s; Nidhugg 90K SSB 70.7 s"},
+		{4, 314064, "k=1 TO, k=2 TO, k=3 30K SSB 391 s, optimal 296 s; Nidhugg TO"},
+	} {
+		add("MPC", []int{x.p, 5}, x.traces, x.fig, func() func() { return MultiProdCon(x.p, 5) })
+	}
+	for _, x := range []struct {
+		n   int
+		fig string
+	}{
+		{5, "k=1 0 SSB 0.4 s, optimal 0.5 s; Nidhugg 0 SSB 19.6 s"},
+		{6, "k=1 0 SSB 0.7 s, optimal 0.7 s; Nidhugg 0 SSB 123 s"},
+		{7, "k=1 0 SSB 3.5 s, optimal 4.0 s; Nidhugg TO"},
+		{8, "k=1 0 SSB 48.1 s, optimal 42.9 s; Nidhugg TO"},
+	} {
+		add("PI", []int{x.n}, factorial(x.n), x.fig, func() func() { return Pi(x.n) })
+	}
+	for _, x := range []struct {
+		n, k, traces int
+	}{{2, 1, 4}, {2, 2, 14}, {2, 3, 40}, {4, 1, 8}, {4, 2, 60}, {4, 3, 412}} {
+		add("POL", []int{x.n, x.k}, x.traces, "not in Table 1; its regression tests: the same traces",
+			func() func() { return Poke(x.n, x.k) })
+	}
+	for _, x := range []struct {
+		n, traces int
+		fig       string
+	}{
+		{7, 2440, "k=1 72K SSB 48.5 s, k=2 1K SSB 2.9 s, k=3 6 SSB 1.9 s, optimal 1.9 s; Nidhugg 90K SSB 74.1 s"},
+		{8, 3700, "k=1 214K SSB 153 s, k=2 3K SSB 5.5 s, k=3 10 SSB 3.0 s, optimal 3.0 s; Nidhugg 274K SSB 251 s"},
+		{9, 5332, "k=1 592K SSB 464 s, k=2 5K SSB 9.5 s, k=3 15 SSB 4.8 s, optimal 4.8 s; Nidhugg TO"},
+		{10, 7384, "k=1 TO, k=2 9K SSB 17.2 s, k=3 21 SSB 6.8 s, optimal 7.1 s; Nidhugg TO"},
+		{11, 9904, "k=1 TO, k=2 12K SSB 27.2 s, k=3 28 SSB 9.7 s, optimal 10.6 s; Nidhugg TO"},
+		{12, 12940, "k=1 TO, k=2 20K SSB 46.3 s, k=3 36 SSB 13.5 s, optimal 16.4 s; Nidhugg TO"},
+	} {
+		add("POL", []int{x.n, 3}, x.traces, x.fig, func() func() { return Poke(x.n, 3) })
+	}
+	for _, k := range []int{2, 4, 8, 16} {
+		add("SSBEXP", []int{k}, 2*k, "not in Table 1; its regression tests: 2k traces, 0 SSB from k=2 (k = 2..20)",
+			func() func() { return SSBExp(k) })
 	}
 }

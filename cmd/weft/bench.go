@@ -36,13 +36,16 @@ Rows are named Name/size, e.g. Counter1/5 or CoarseList/3,2 (the 50-50
 workload: 3 inserters, 2 removers). The rows of the MPOR thesis (EXP-1.n,
 EXP-3, Philosophers/n,rounds, DeadlockPhilosophers/n, MergeSort/n), and
 BufferedChan/n, where condpor's classes merge Mazurkiewicz traces, run with
-condpor, sdpor and mpor and show the thesis's figures in the note.
+condpor, sdpor and mpor and show the thesis's figures in the note. The
+rows of the QPOR paper's Table 1 and Fig. 1 (DISP/servers,requests,
+MPAT/k, MPC/producers,workers, PI/n, POL/writers,rounds, SSBEXP/k) run
+with condpor, sdpor, qpor and qpor:k=1,2,3 and show DPU's figures.
 
 With more than one engine in -engine (e.g. -engine condpor,sdpor,mpor),
 weft bench prints one comparison table per program and size instead: for
 each engine its executions (complete and blocked), the redundant ones it
-abandoned (sdpor's sleep-set blocked executions, mpor's dead ends, not
-counted in the executions), its time and peak memory; then the paper's or
+abandoned (sdpor's and k-partial qpor's sleep-set blocked executions,
+mpor's dead ends, not counted in the executions), its time and peak memory; then the paper's or
 the thesis's figures for the program.
 `
 
@@ -64,7 +67,8 @@ var quickRows = regexp.MustCompile(`^(` +
 	`(Coarse|Fine)List/[1-3]|(Coarse|Fine)List/[1-3],[12]|(Opt|Lazy)List/[1-3]|(Opt|Lazy)List/[12],1|` +
 	`TSStack/.*|TSStackAtomic/.*|LPQueue/[1-4]|LPQueue/[12],[12]|EBStack/[1-3]|EBStack/[12],[12]|` +
 	`FibBench1|FibBench2|Sigma/16|Singleton|SingletonWUP|Lazy01|BigShotS|BigShotS2|BigShotP|QueueOK/20|Stack1/5|Stack2/5|` +
-	`EXP-.*|Philosophers/[2-4],1|Philosophers/[23],2|DeadlockPhilosophers/[2-4]|MergeSort/[2-5]|BufferedChan/[2-4]` +
+	`EXP-.*|Philosophers/[2-4],1|Philosophers/[23],2|DeadlockPhilosophers/[2-4]|MergeSort/[2-5]|BufferedChan/[2-4]|` +
+	`DISP/5,2|MPAT/4|MPC/2,5|PI/5|POL/[24],[12]|SSBEXP/[248]` +
 	`)$`)
 
 // parseBench parses the arguments of weft bench.
@@ -76,7 +80,7 @@ func parseBench(args []string, stderr io.Writer) (*benchConfig, error) {
 		fs.PrintDefaults()
 	}
 	run := fs.String("run", "", "run only the rows whose name matches `regexp`")
-	engines := fs.String("engine", "", "comma-separated `engines` among condpor, exen (condpor with values enumerated over {0,1,2}), dfs, sdpor and mpor; default: condpor and those the paper has figures for (condpor, sdpor and mpor for the thesis's programs); more than one prints a comparison table per program")
+	engines := fs.String("engine", "", "comma-separated `engines` among condpor, exen (condpor with values enumerated over {0,1,2}), dfs, sdpor, mpor, qpor, qpor:k=1, qpor:k=2 and qpor:k=3; default: condpor and those the paper has figures for (condpor, sdpor and mpor for the thesis's programs, condpor, sdpor and the qpors for the QPOR paper's); more than one prints a comparison table per program")
 	limit := fs.String("limit", "600s", "stop each row after `n,d`: n executions and/or duration d (e.g. 1000000,120s); 0 for none")
 	quick := fs.Bool("quick", false, "run a sample of small rows (under a minute)")
 	c := &benchConfig{}
@@ -315,6 +319,9 @@ func markdownRow(r bench.Row) string {
 	if r.Thesis != "" {
 		notes = append(notes, "thesis: "+r.Thesis)
 	}
+	if r.DPU != "" {
+		notes = append(notes, "DPU: "+r.DPU)
+	}
 	if r.PaperTimeout {
 		notes = append(notes, "JMC: timeout (210 min)")
 	}
@@ -389,6 +396,9 @@ func figures(b *bench.Benchmark, engines []bench.Engine) []string {
 	}
 	if b.Thesis != "" {
 		lines = append(lines, "Thesis: "+b.Thesis+".")
+	}
+	if b.DPU != "" {
+		lines = append(lines, "QPOR paper, Table 1: "+b.DPU+".")
 	}
 	return lines
 }

@@ -7,145 +7,11 @@ import (
 
 	"weft.dev/weft"
 	"weft.dev/weft/atomic"
+	"weft.dev/weft/bench"
 	"weft.dev/weft/internal/engine/qpor"
-	"weft.dev/weft/sync"
 )
 
-// ssbexp is the program of the paper's Fig. 1 as DPU's ssbexp.c writes it
-// (writes replaced by critical sections): k writers each lock and unlock
-// their mutex; a counter sets i to 1..k-1 under mi; main reads i under mi
-// and locks the writer i's mutex. 2k traces, on which SDPOR's reversals
-// of main's lock with every writer blow up.
-func ssbexp(k int) func() {
-	return func() {
-		var mi sync.Mutex
-		var i weft.Var[int]
-		ma := make([]sync.Mutex, k)
-		var gs []*weft.Goroutine
-		for x := range k {
-			gs = append(gs, weft.Go(func() { ma[x].Lock(); ma[x].Unlock() }))
-		}
-		gs = append(gs, weft.Go(func() {
-			for x := 1; x < k; x++ {
-				mi.Lock()
-				i.Store(x)
-				mi.Unlock()
-			}
-		}))
-		mi.Lock()
-		idx := i.Load()
-		mi.Unlock()
-		ma[idx].Lock()
-		ma[idx].Unlock()
-		for _, g := range gs {
-			g.Join()
-		}
-	}
-}
-
-// mpat is DPU's mpat.c: for each of k pairs, a goroutine locks and
-// unlocks ma[i], another does the same inside a critical section of mi;
-// main joins none. k!·2^k traces (the orders of the mi sections, times
-// the order of each pair on ma[i]), none redundant for any k.
-func mpat(k int) func() {
-	return func() {
-		var mi sync.Mutex
-		ma := make([]sync.Mutex, k)
-		for x := range k {
-			weft.Go(func() { ma[x].Lock(); ma[x].Unlock() })
-			weft.Go(func() { mi.Lock(); ma[x].Lock(); ma[x].Unlock(); mi.Unlock() })
-		}
-	}
-}
-
-// poke is DPU's poke.c, POL(n,k) in the paper: n writers each set a[id]
-// under ma[id]; k times, main starts a chooser (sets i to 1..n-1 under mi)
-// and a reader (reads i under mi, then clears a[i] under ma[i], counting
-// it in d) and joins both; at the end every a[x] is counted once.
-func poke(n, k int) func() {
-	return func() {
-		var mi sync.Mutex
-		var i, d weft.Var[int]
-		ma := make([]sync.Mutex, n)
-		a := make([]weft.Var[int], n)
-		var ws []*weft.Goroutine
-		for id := range n {
-			ws = append(ws, weft.Go(func() { ma[id].Lock(); a[id].Store(1); ma[id].Unlock() }))
-		}
-		for range k {
-			c := weft.Go(func() {
-				for x := 1; x < n; x++ {
-					mi.Lock()
-					i.Store(x)
-					mi.Unlock()
-				}
-			})
-			r := weft.Go(func() {
-				mi.Lock()
-				idx := i.Load()
-				mi.Unlock()
-				ma[idx].Lock()
-				if a[idx].Load() == 1 {
-					d.Store(d.Load() + 1)
-					a[idx].Store(0)
-				}
-				ma[idx].Unlock()
-			})
-			c.Join()
-			r.Join()
-		}
-		weft.Assert(d.Load() >= 0 && d.Load() <= n, "d = %d", d.Load())
-		for _, w := range ws {
-			w.Join()
-		}
-		for x := range n {
-			d.Store(d.Load() + a[x].Load())
-		}
-		weft.Assert(d.Load() == n, "d = %d, want %d", d.Load(), n)
-	}
-}
-
-// dispatcher is DPU's dispatcher.c, DISP(s,r) in the paper: s servers
-// each copy in[id] to out[id] under their mutex; for each of r requests,
-// main starts a picker (sets sid to 0..s-1 under k), reads sid under k,
-// increments in[sid] under its server's mutex and joins the picker. The
-// servers are not joined.
-func dispatcher(s, r int) func() {
-	return func() {
-		var k sync.Mutex
-		var sid weft.Var[int]
-		servers := make([]sync.Mutex, s)
-		in := make([]weft.Var[int], s)
-		out := make([]weft.Var[int], s)
-		for id := range s {
-			weft.Go(func() {
-				servers[id].Lock()
-				if v := in[id].Load(); v > 0 {
-					out[id].Store(v)
-				}
-				servers[id].Unlock()
-			})
-		}
-		for range r {
-			p := weft.Go(func() {
-				for x := range s {
-					k.Lock()
-					sid.Store(x)
-					k.Unlock()
-				}
-			})
-			k.Lock()
-			idx := sid.Load()
-			k.Unlock()
-			servers[idx].Lock()
-			in[idx].Store(in[idx].Load() + 1)
-			servers[idx].Unlock()
-			p.Join()
-		}
-	}
-}
-
-// TestCounts checks the trace counts of DPU's programs, which qpor
+// TestCounts checks the trace counts of DPU's programs (package bench), which qpor
 // completes each exactly once for every k, and the redundant (sleep-set
 // blocked) executions: none when optimal, and as in the paper's Table 1,
 // fewer as k grows, on the programs whose races are entangled (poke,
@@ -159,16 +25,16 @@ func TestCounts(t *testing.T) {
 		traces    int
 		entangled bool // k = 1 leaves redundant executions
 	}{
-		{"ssbexp(2)", ssbexp(2), 4, false},
-		{"ssbexp(4)", ssbexp(4), 8, false},
-		{"ssbexp(6)", ssbexp(6), 12, false},
-		{"mpat(2)", mpat(2), 8, false},
-		{"mpat(3)", mpat(3), 48, false},
-		{"mpat(4)", mpat(4), 384, false},
-		{"poke(2,2)", poke(2, 2), 14, true},
-		{"poke(4,2)", poke(4, 2), 60, true},
-		{"dispatcher(3,2)", dispatcher(3, 2), 59, true},
-		{"dispatcher(5,2)", dispatcher(5, 2), 137, true},
+		{"ssbexp(2)", bench.SSBExp(2), 4, false},
+		{"ssbexp(4)", bench.SSBExp(4), 8, false},
+		{"ssbexp(6)", bench.SSBExp(6), 12, false},
+		{"mpat(2)", bench.Mpat(2), 8, false},
+		{"mpat(3)", bench.Mpat(3), 48, false},
+		{"mpat(4)", bench.Mpat(4), 384, false},
+		{"poke(2,2)", bench.Poke(2, 2), 14, true},
+		{"poke(4,2)", bench.Poke(4, 2), 60, true},
+		{"dispatcher(3,2)", bench.Dispatcher(3, 2), 59, true},
+		{"dispatcher(5,2)", bench.Dispatcher(5, 2), 137, true},
 	} {
 		prev := -1
 		for _, k := range []int{1, 2, 3, 0} {
