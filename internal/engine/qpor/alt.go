@@ -85,7 +85,10 @@ func (e *Engine) alternative(c front, i int) front {
 func (e *Engine) spike(x *node, c front, d []*node) []*node {
 	var s []*node
 	consider := func(y *node) {
-		if y == x || y.tmax.has(x) || x.tmax.has(y) || y.g != x.g && !e.u.dep(x, y) || !e.u.compatible(y.tmax, c) {
+		// The cheap tests first: most events of the object are on other
+		// branches of their goroutine than c.
+		if y == x || y.g != x.g && !e.u.dep(x, y) || !onChain(c.at(y.g), y.pred()) ||
+			y.tmax.has(x) || x.tmax.has(y) || !e.u.compatible(y.tmax, c) {
 			return
 		}
 		for _, z := range d {
@@ -104,10 +107,23 @@ func (e *Engine) spike(x *node, c front, d []*node) []*node {
 	for _, y := range sibs {
 		consider(y)
 	}
+	// Those of other goroutines are on x's object after a write that is
+	// in c (else their history has a write after c's last, x's latest,
+	// which already conflicts with x): after x's latest write or an
+	// earlier one.
 	if x.obj >= 0 {
-		for _, y := range e.u.byObj[e.u.find(x.obj)] {
-			if y.g != x.g {
-				consider(y)
+		for w := x.owrite; ; w = w.owrite {
+			ys := e.u.initial[e.u.find(x.obj)]
+			if w != nil {
+				ys = e.u.after[w]
+			}
+			for _, y := range ys {
+				if y.g != x.g {
+					consider(y)
+				}
+			}
+			if w == nil {
+				break
 			}
 		}
 	}
@@ -144,4 +160,16 @@ func (e *Engine) combine(open []*node, spikes [][]*node, picked []*node) []*node
 		}
 	}
 	return nil
+}
+
+// onChain reports whether events a and b of one goroutine (or nil) are
+// causally related or equal.
+func onChain(a, b *node) bool {
+	switch {
+	case a == nil || b == nil:
+		return true
+	case a.depth <= b.depth:
+		return b.at(a.depth) == a
+	}
+	return a.at(b.depth) == b
 }

@@ -88,12 +88,15 @@ func (e *Engine) others(g int32, pred, cause *node, l *event.Label, obj int32, h
 		if h.at(g) != pred {
 			continue // the write comes after the operation in g
 		}
-		var val event.Value
-		for i := len(ws) - 1; i > 0; i-- {
+		var ow *node // the latest write in h
+		for i := len(ws) - 1; i > 0 && ow == nil; i-- {
 			if h.has(ws[i].w) {
-				val = ws[i].w.post
-				break
+				ow = ws[i].w
 			}
+		}
+		var val event.Value
+		if ow != nil {
+			val = ow.post
 		}
 		if l.Blocks(val) {
 			continue
@@ -102,7 +105,7 @@ func (e *Engine) others(g int32, pred, cause *node, l *event.Label, obj int32, h
 			ev := indep.Of(g, l, int32(alt), 0, val)
 			ev.Obj = obj
 			if ev.Effect != indep.Write {
-				e.add(g, pred, l, obj, ev, cs)
+				e.add(g, pred, l, obj, ev, ow, cs)
 				continue
 			}
 			// Every set of the reads of wr.w, by bit mask.
@@ -114,29 +117,35 @@ func (e *Engine) others(g int32, pred, cause *node, l *event.Label, obj int32, h
 					}
 				}
 				if historyOf(rs).at(g) == pred {
-					e.add(g, pred, l, obj, ev, rs)
+					e.add(g, pred, l, obj, ev, ow, rs)
 				}
 			}
 		}
 	}
 }
 
-// add adds the event of g's operation ev after the history of causes,
-// when all its maximal events are dependent with ev (else that history
+// add adds the event of g's operation ev after the history of causes, in
+// which ow is the latest write of obj, when all its maximal events are dependent with ev (else that history
 // names the event of a smaller one).
-func (e *Engine) add(g int32, pred *node, l *event.Label, obj int32, ev indep.Event, causes []*node) {
+func (e *Engine) add(g int32, pred *node, l *event.Label, obj int32, ev indep.Event, ow *node, causes []*node) {
 	for _, m := range maximal(causes) {
 		if !e.u.depEv(ev, m) {
 			return
 		}
 	}
-	e.u.event(g, pred, l, obj, engine.Choice{G: g, Alt: ev.Alt}, ev, causes)
+	e.u.event(g, pred, l, obj, engine.Choice{G: g, Alt: ev.Alt}, ev, ow, causes)
 }
 
 // historyOf returns the configuration that is the union of the local
 // configurations of the events in cs (nil entries are skipped).
 func historyOf(cs []*node) front {
-	var h front
+	n := 0
+	for _, c := range cs {
+		if c != nil {
+			n = max(n, len(c.tmax))
+		}
+	}
+	h := make(front, 0, n)
 	for _, c := range cs {
 		if c != nil {
 			h = h.merge(c.tmax)

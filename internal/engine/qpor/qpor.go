@@ -195,7 +195,11 @@ func (e *Engine) eventOf(g *engine.Goroutine, ch engine.Choice) (*node, bool) {
 	if ev.Obj >= 0 {
 		ev.Obj = obj
 	}
-	return e.u.event(g.ID, e.last.at(g.ID), l, obj, ch, ev, e.causes(g.ID, l, &ev))
+	var ow *node
+	if obj >= 0 && e.objs[e.u.find(obj)] != nil {
+		ow = e.objs[e.u.find(obj)].w
+	}
+	return e.u.event(g.ID, e.last.at(g.ID), l, obj, ch, ev, ow, e.causes(g.ID, l, &ev))
 }
 
 // enabled returns the events enabled now (en(C)), those of the goroutine

@@ -37,6 +37,8 @@ type node struct {
 	// the event is in D at the current depth of the trail.
 	kids []*node
 	inD  bool
+	// owrite is the latest write of obj in the history, nil for none.
+	owrite *node
 	// nextObj is the canonical object of g's operation after this one,
 	// childObj that of the first operation of the goroutine this spawns,
 	// or -1 while unknown: a deterministic program's next operation is a
@@ -90,6 +92,9 @@ func (f front) has(n *node) bool {
 // merge returns the union of f and the configuration [n], which must not
 // conflict, in f's storage.
 func (f front) merge(o front) front {
+	if len(f) < len(o) {
+		f = append(f, make(front, len(o)-len(f))...)
+	}
 	for g, n := range o {
 		if n != nil {
 			if t := f.at(int32(g)); t == nil || t.depth < n.depth {
@@ -112,7 +117,12 @@ type key struct {
 type unfolding struct {
 	events map[key]*node
 	firsts map[int32][]*node // events without predecessor, by goroutine
-	byObj  map[int32][]*node // events by canonical object (at its root)
+	// after holds the events on an object by the latest write of it in
+	// their histories, initial (by canonical object, at its root) those
+	// with none: the events that may conflict with an event on the
+	// object after a configuration are among those after its writes.
+	after   map[*node][]*node
+	initial map[int32][]*node
 	// parent is a union-find forest over canonical objects. The runtime
 	// numbers objects in the order an execution first touches them, which
 	// differs between executions; an object is named instead by the
@@ -123,7 +133,7 @@ type unfolding struct {
 }
 
 func newUnfolding() *unfolding {
-	return &unfolding{events: map[key]*node{}, firsts: map[int32][]*node{}, byObj: map[int32][]*node{}}
+	return &unfolding{events: map[key]*node{}, firsts: map[int32][]*node{}, after: map[*node][]*node{}, initial: map[int32][]*node{}}
 }
 
 func (u *unfolding) newObj() int32 {
@@ -144,12 +154,12 @@ func (u *unfolding) union(a, b int32) {
 	if a == b {
 		return
 	}
-	if len(u.byObj[a]) < len(u.byObj[b]) {
+	if len(u.initial[a]) < len(u.initial[b]) {
 		a, b = b, a
 	}
 	u.parent[b] = a
-	u.byObj[a] = append(u.byObj[a], u.byObj[b]...)
-	delete(u.byObj, b)
+	u.initial[a] = append(u.initial[a], u.initial[b]...)
+	delete(u.initial, b)
 }
 
 // dep reports whether the operations of a and b are dependent.
@@ -192,10 +202,11 @@ func maximal(cs []*node) []*node {
 
 // event returns the event of goroutine g performing lab with outcome ch and
 // effect ev after the history whose maximal events are among causes, which
-// holds g's previous event (if any). It is created if new. ok is false when
+// holds g's previous event (if any) and in which ow is the latest write of
+// obj (nil: none). It is created if new. ok is false when
 // an event of that name exists with another operation: the program is not
 // deterministic.
-func (u *unfolding) event(g int32, pred *node, lab *event.Label, obj int32, ch engine.Choice, ev indep.Event, causes []*node) (n *node, ok bool) {
+func (u *unfolding) event(g int32, pred *node, lab *event.Label, obj int32, ch engine.Choice, ev indep.Event, ow *node, causes []*node) (n *node, ok bool) {
 	causes = maximal(causes)
 	ids := make([]int32, len(causes))
 	for i, c := range causes {
@@ -210,7 +221,7 @@ func (u *unfolding) event(g int32, pred *node, lab *event.Label, obj int32, ch e
 	if n := u.events[k]; n != nil {
 		return n, n.lab.Kind == lab.Kind && n.lab.Op == lab.Op && n.ev.Effect == ev.Effect
 	}
-	n = &node{id: int32(len(u.events)), g: g, ch: ch, lab: *lab, obj: obj, ev: ev, nextObj: -1, childObj: -1}
+	n = &node{id: int32(len(u.events)), g: g, ch: ch, lab: *lab, obj: obj, ev: ev, owrite: ow, nextObj: -1, childObj: -1}
 	for _, c := range causes {
 		n.tmax = n.tmax.merge(c.tmax)
 	}
@@ -228,9 +239,13 @@ func (u *unfolding) event(g int32, pred *node, lab *event.Label, obj int32, ch e
 	} else {
 		u.firsts[g] = append(u.firsts[g], n)
 	}
-	if obj >= 0 {
+	switch {
+	case obj < 0:
+	case ow != nil:
+		u.after[ow] = append(u.after[ow], n)
+	default:
 		r := u.find(obj)
-		u.byObj[r] = append(u.byObj[r], n)
+		u.initial[r] = append(u.initial[r], n)
 	}
 	return n, true
 }
@@ -262,7 +277,8 @@ func (u *unfolding) compatible(a, b front) bool {
 	if !moreA || !moreB {
 		return true
 	}
-	var onlyA, onlyB []*node
+	var bufA, bufB [32]*node
+	onlyA, onlyB := bufA[:0], bufB[:0]
 	for g := range n {
 		onlyA = beyond(onlyA, a.at(int32(g)), b.at(int32(g)))
 		onlyB = beyond(onlyB, b.at(int32(g)), a.at(int32(g)))
