@@ -93,9 +93,9 @@ func differentialQPOR(t *testing.T, seed uint64, n int, c progtest.Config, maxOp
 		s.programs, s.traces, s.complete[0], s.ssb[0], s.complete[1], s.ssb[1], s.complete[2], s.ssb[2], s.complete[3], s.ssb[3])
 }
 
-// TestQPOR compares qpor with dfs on random programs of memory, locks,
-// plain Vars (races), assumptions and assertions, goroutines started
-// midway, and symbolic values.
+// TestQPOR compares qpor with dfs on random programs of memory, critical
+// sections, plain Vars (races), assumptions and assertions, goroutines
+// started midway, and symbolic values.
 func TestQPOR(t *testing.T) {
 	for _, c := range []struct {
 		name     string
@@ -108,6 +108,8 @@ func TestQPOR(t *testing.T) {
 			Kinds: []progtest.OpKind{progtest.Load, progtest.Store, progtest.Add, progtest.CAS, progtest.Assume}}, false},
 		{"bugs", 43, 80, progtest.Config{Goroutines: [2]int{2, 3}, Ops: [2]int{1, 4}, Locs: 2, LockedRatio: 0.2,
 			Kinds: []progtest.OpKind{progtest.Load, progtest.Store, progtest.Add, progtest.CAS, progtest.Assume, progtest.Assert, progtest.VarLoad, progtest.VarStore, progtest.Lock, progtest.Unlock}}, false},
+		{"locks", 49, 60, progtest.Config{Goroutines: [2]int{2, 3}, Ops: [2]int{1, 3}, Locs: 2, LockedRatio: 0.4,
+			Kinds: []progtest.OpKind{progtest.Load, progtest.Store, progtest.Add, progtest.CAS}}, false},
 		{"spawns", 45, 60, progtest.Config{Goroutines: [2]int{2, 3}, Ops: [2]int{2, 4}, Locs: 2, LockedRatio: 0.25,
 			Kinds: []progtest.OpKind{progtest.Load, progtest.Store, progtest.Add, progtest.CAS, progtest.Lock, progtest.Go}}, false},
 		{"symbolic", 47, 40, progtest.Config{Goroutines: [2]int{2, 3}, Ops: [2]int{2, 4}, Locs: 2, LockedRatio: 0.1,
