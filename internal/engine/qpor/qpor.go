@@ -75,10 +75,6 @@ type Engine struct {
 	ended   front
 	objs    map[int32]*access
 	local   []int32
-	// stuck counts the executions dropped because no event of the
-	// alternative being followed could happen: an outcome of a symbolic
-	// branch that the path condition rules out there.
-	stuck int
 	// OnComplete, when set, is called with the equivalence class (package
 	// class) of every execution that ends with every goroutine returned;
 	// OnTrace with its Mazurkiewicz trace (indep.Trace).
@@ -268,16 +264,14 @@ func (e *Engine) Step(x *engine.Exec) engine.Decision {
 		// The first event of the alternative J (Alg. 1, line 9).
 		pick = e.toward(en)
 		if pick == nil {
-			e.stuck++
-			return engine.Decision{Verdict: engine.Drop}
+			return unreachable
 		}
 		e.levels[e.depth].ev = pick
 	default:
 		if e.reaching() {
 			pick = e.toward(en)
 			if pick == nil {
-				e.stuck++
-				return engine.Decision{Verdict: engine.Drop}
+				return unreachable
 			}
 		} else {
 			for _, n := range en {
@@ -298,6 +292,11 @@ func (e *Engine) Step(x *engine.Exec) engine.Decision {
 	}
 	return e.perform(x, pick)
 }
+
+// unreachable drops an execution that cannot go on toward its alternative:
+// no event of J is enabled, for J pairs outcomes of symbolic branches
+// that the path condition rules out together.
+var unreachable = engine.Decision{Verdict: engine.Drop}
 
 // reaching reports whether the running execution has not yet reached the
 // alternative it follows: A = J \ C is not empty.
@@ -352,7 +351,6 @@ func (e *Engine) perform(x *engine.Exec, n *node) engine.Decision {
 	if n.obj >= 0 {
 		n.post = e.m.Value(l)
 	}
-	n.performed = true
 	if b != nil {
 		n.bug = true
 		if b.Kind == engine.DataRace && x.Continue {

@@ -30,9 +30,8 @@ type node struct {
 	tmax front
 	// post is the value the operation leaves in its object, known once
 	// it was performed; bug says that performing it is a bug.
-	post      event.Value
-	performed bool
-	bug       bool
+	post event.Value
+	bug  bool
 	// kids holds the events whose predecessor in g is this one; inD says
 	// the event is in D at the current depth of the trail.
 	kids []*node
