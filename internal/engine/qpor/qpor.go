@@ -248,55 +248,50 @@ func (e *Engine) Step(x *engine.Exec) engine.Decision {
 	if d != nil {
 		return *d
 	}
-	var pick *node
-	switch {
-	case e.depth < len(e.levels) && e.levels[e.depth].ev != nil:
+	if e.depth < len(e.levels) && e.levels[e.depth].ev != nil {
 		// Replaying C.
-		pick = e.levels[e.depth].ev
-		found := false
+		pick := e.levels[e.depth].ev
 		for _, n := range en {
-			found = found || n == pick
+			if n == pick {
+				return e.perform(x, pick)
+			}
 		}
-		if !found {
-			return interleave.Diverged(pick.g)
-		}
-	case e.depth < len(e.levels):
-		// The first event of the alternative J (Alg. 1, line 9).
+		return interleave.Diverged(pick.g)
+	}
+	var pick *node
+	if e.reaching() {
+		// Toward the alternative J (Alg. 1, line 9).
 		pick = e.toward(en)
 		if pick == nil {
-			return unreachable
+			// J pairs outcomes of symbolic branches that the path
+			// condition rules out together: it is no configuration.
+			// What is left of the subtree is explored as after any
+			// clue, from the enabled events not in D (line 7).
+			e.target = nil
 		}
-		e.levels[e.depth].ev = pick
-	default:
-		if e.reaching() {
-			pick = e.toward(en)
-			if pick == nil {
-				return unreachable
-			}
-		} else {
-			for _, n := range en {
-				if !n.inD {
-					pick = n
-					break
-				}
+	}
+	if pick == nil {
+		for _, n := range en {
+			if !n.inD {
+				pick = n
+				break
 			}
 		}
-		if pick == nil {
-			if len(en) == 0 {
-				return engine.Decision{Verdict: engine.Stop}
-			}
-			// en(C) ⊆ D: sleep-set blocked (Alg. 1, line 5).
-			return engine.Decision{Verdict: engine.Drop}
+	}
+	if pick == nil {
+		if len(en) == 0 {
+			return engine.Decision{Verdict: engine.Stop}
 		}
+		// en(C) ⊆ D: sleep-set blocked (Alg. 1, line 5).
+		return engine.Decision{Verdict: engine.Drop}
+	}
+	if e.depth < len(e.levels) {
+		e.levels[e.depth].ev = pick // the depth of the alternative
+	} else {
 		e.levels = append(e.levels, level{ev: pick})
 	}
 	return e.perform(x, pick)
 }
-
-// unreachable drops an execution that cannot go on toward its alternative:
-// no event of J is enabled, for J pairs outcomes of symbolic branches
-// that the path condition rules out together.
-var unreachable = engine.Decision{Verdict: engine.Drop}
 
 // reaching reports whether the running execution has not yet reached the
 // alternative it follows: A = J \ C is not empty.
