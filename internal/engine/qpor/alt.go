@@ -19,7 +19,7 @@ func (e *Engine) backtrack() bool {
 		n.inD = true
 		if j := e.alternative(c, i); j != nil {
 			lv.ev = nil
-			e.target = j
+			e.target, e.fresh = j, i
 			return true
 		}
 		e.truncate(i)

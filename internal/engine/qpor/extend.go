@@ -1,6 +1,8 @@
 package qpor
 
 import (
+	"slices"
+
 	"weft.dev/weft/internal/engine"
 	"weft.dev/weft/internal/event"
 	"weft.dev/weft/internal/indep"
@@ -55,14 +57,14 @@ func (e *Engine) extend(x *engine.Exec) {
 		}
 		hist[r] = ws
 	}
-	for _, lv := range e.levels[:e.depth] {
+	for i, lv := range e.levels[:e.depth] {
 		n := lv.ev
 		if n.obj >= 0 {
 			first := n.pred()
 			if first == nil {
 				first = e.spawned.at(n.g)
 			}
-			e.others(n.g, n.pred(), first, &n.lab, n.obj, hist)
+			e.others(n.g, n.pred(), first, &n.lab, n.obj, hist, i < e.fresh)
 		}
 	}
 	for _, p := range pending {
@@ -70,19 +72,24 @@ func (e *Engine) extend(x *engine.Exec) {
 		if first == nil {
 			first = e.spawned.at(p.g.ID)
 		}
-		e.others(p.g.ID, e.last.at(p.g.ID), first, &p.g.Pending, p.obj, hist)
+		e.others(p.g.ID, e.last.at(p.g.ID), first, &p.g.Pending, p.obj, hist, false)
 	}
 }
 
 // others adds the events of goroutine g's operation l on object obj, after
 // pred (its previous event, or nil) and cause (pred or its spawn), for
 // every history in the execution whose maximal events it is dependent with.
-func (e *Engine) others(g int32, pred, cause *node, l *event.Label, obj int32, hist map[int32][]*access) {
+// When old, the operation is one of the part of the trail that the
+// previous execution had too, which added its histories in that part.
+func (e *Engine) others(g int32, pred, cause *node, l *event.Label, obj int32, hist map[int32][]*access, old bool) {
 	ws := hist[e.u.find(obj)]
 	if ws == nil {
 		ws = []*access{{}}
 	}
 	for _, wr := range ws {
+		if old && e.old(wr.w) && !slices.ContainsFunc(wr.reads, e.isNew) {
+			continue
+		}
 		cs := []*node{cause, wr.w}
 		h := historyOf(cs)
 		if h.at(g) != pred {
@@ -105,18 +112,21 @@ func (e *Engine) others(g int32, pred, cause *node, l *event.Label, obj int32, h
 			ev := indep.Of(g, l, int32(alt), 0, val)
 			ev.Obj = obj
 			if ev.Effect != indep.Write {
-				e.add(g, pred, l, obj, ev, ow, cs)
+				if !old || !e.old(wr.w) {
+					e.add(g, pred, l, obj, ev, ow, cs)
+				}
 				continue
 			}
 			// Every set of the reads of wr.w, by bit mask.
 			for mask := 0; mask < 1<<len(wr.reads); mask++ {
-				rs := cs
+				rs, fresh := cs, !old || !e.old(wr.w)
 				for i, r := range wr.reads {
 					if mask&(1<<i) != 0 {
 						rs = append(rs[:len(rs):len(rs)], r)
+						fresh = fresh || e.isNew(r)
 					}
 				}
-				if historyOf(rs).at(g) == pred {
+				if fresh && historyOf(rs).at(g) == pred {
 					e.add(g, pred, l, obj, ev, ow, rs)
 				}
 			}
@@ -153,3 +163,9 @@ func historyOf(cs []*node) front {
 	}
 	return h
 }
+
+// old reports whether n is nil or an event of the part of the trail that
+// the previous execution had too.
+func (e *Engine) old(n *node) bool { return n == nil || n.run == e.runs && n.pos < e.fresh }
+
+func (e *Engine) isNew(n *node) bool { return !e.old(n) }

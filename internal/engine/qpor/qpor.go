@@ -67,6 +67,9 @@ type Engine struct {
 	target  front // the alternative J to reach, or nil
 	depth   int
 	started bool
+	// runs counts the executions; the trail's depths below fresh are
+	// those the running execution replays from the previous one.
+	runs, fresh int
 	// The running execution: by goroutine, its latest event, its spawn,
 	// its End; by canonical object root, its latest write and the reads
 	// of that write; by local object index, its canonical object.
@@ -99,6 +102,7 @@ func (e *Engine) Begin(x *engine.Exec) bool {
 		return false
 	}
 	e.started = true
+	e.runs++
 	e.m.Reset()
 	x.Model = &e.m.Sym.Model
 	e.depth = 0
@@ -341,6 +345,7 @@ func (e *Engine) perform(x *engine.Exec, n *node) engine.Decision {
 			a.reads = append(a.reads, n)
 		}
 	}
+	n.run, n.pos = e.runs, e.depth
 	e.depth++
 	b := e.m.Perform(x, g, n.ch)
 	if n.obj >= 0 {

@@ -32,6 +32,9 @@ type node struct {
 	// it was performed; bug says that performing it is a bug.
 	post event.Value
 	bug  bool
+	// run and pos are the execution that performed n last and n's depth
+	// in its trail.
+	run, pos int
 	// kids holds the events whose predecessor in g is this one; inD says
 	// the event is in D at the current depth of the trail.
 	kids []*node
