@@ -165,7 +165,16 @@ func (u *unfolding) union(a, b int32) {
 }
 
 // dep reports whether the operations of a and b are dependent.
-func (u *unfolding) dep(a, b *node) bool { return u.depEv(a.ev, b) }
+func (u *unfolding) dep(a, b *node) bool {
+	if a.g != b.g && a.obj >= 0 && b.obj >= 0 {
+		// The common case, without copying the events: operations on
+		// objects conflict on the same one when one writes (package
+		// indep; the rules for spawns, joins and waits concern
+		// operations on no object).
+		return u.find(a.obj) == u.find(b.obj) && (a.ev.Effect == indep.Write || b.ev.Effect == indep.Write)
+	}
+	return u.depEv(a.ev, b)
+}
 
 // depEv reports whether operation x (with a canonical object) and b's are
 // dependent.
