@@ -6,10 +6,13 @@ import (
 	"slices"
 	"testing"
 
+	"weft.dev/weft"
+	"weft.dev/weft/atomic"
 	"weft.dev/weft/internal/concolic"
 	"weft.dev/weft/internal/engine"
 	"weft.dev/weft/internal/engine/qpor"
 	"weft.dev/weft/internal/progtest"
+	"weft.dev/weft/sync"
 )
 
 func withQPOR(k int) func(*concolic.Config, func(uint64), func(uint64)) engine.Engine {
@@ -117,4 +120,106 @@ func TestQPOR(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) { differentialQPOR(t, c.seed, c.n, c.c, 8, c.symbolic) })
 	}
+}
+
+// TestQPORSync compares qpor (each trace once for every k, none
+// redundant when optimal) with dfs on the sync objects progtest does not
+// generate, whose operations are semaphores and notify lists
+// (RWMutex, WaitGroup, Once, Cond) or fail without writing (TryLock).
+func TestQPORSync(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		body func()
+	}{
+		{"rwmutex", func() {
+			var mu sync.RWMutex
+			var x weft.Var[int]
+			g := weft.Go(func() { mu.RLock(); _ = x.Load(); mu.RUnlock() })
+			mu.Lock()
+			x.Store(1)
+			mu.Unlock()
+			mu.RLock()
+			_ = x.Load()
+			mu.RUnlock()
+			g.Join()
+		}},
+		{"waitgroup", func() {
+			var wg sync.WaitGroup
+			var x, y atomic.Int32
+			wg.Add(2)
+			weft.Go(func() { x.Store(1); wg.Done() })
+			weft.Go(func() { y.Store(1); wg.Done() })
+			wg.Wait()
+			weft.Assert(x.Load()+y.Load() == 2, "wait returned early")
+		}},
+		{"once", func() {
+			var once sync.Once
+			var x atomic.Int32
+			g := weft.Go(func() { once.Do(func() { x.Add(1) }) })
+			once.Do(func() { x.Add(10) })
+			g.Join()
+			weft.Assert(x.Load() != 11, "twice")
+		}},
+		{"cond", func() {
+			var mu sync.Mutex
+			c := sync.NewCond(&mu)
+			var ready weft.Var[bool]
+			var woken atomic.Int32
+			wait := func() {
+				mu.Lock()
+				for !ready.Load() {
+					c.Wait()
+				}
+				mu.Unlock()
+				woken.Add(1)
+			}
+			g, h := weft.Go(wait), weft.Go(wait)
+			mu.Lock()
+			ready.Store(true)
+			c.Signal()
+			mu.Unlock()
+			c.Broadcast()
+			g.Join()
+			h.Join()
+		}},
+		{"trylock", func() {
+			var mu sync.Mutex
+			var x atomic.Int32
+			try := func() {
+				if mu.TryLock() {
+					x.Add(1)
+					mu.Unlock()
+				}
+			}
+			g := weft.Go(try)
+			try()
+			mu.Lock()
+			mu.Unlock()
+			g.Join()
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ref := explore(tc.body, 200_000, withDFS)
+			if !ref.exhaustive {
+				t.Fatalf("dfs did not finish")
+			}
+			for k := range 4 {
+				got := explore(tc.body, 0, withQPOR(k))
+				if !maps.Equal(got.kinds, ref.kinds) || !maps.Equal(got.traces, mapOnes(ref.traces)) || k == 0 && got.redundant > 0 {
+					t.Errorf("qpor k=%d: kinds %v, %d traces (%d complete), %d redundant; dfs: kinds %v, %d traces",
+						k, got.kinds, len(got.traces), got.complete, got.redundant, ref.kinds, len(ref.traces))
+				}
+			}
+			t.Logf("%d traces, %d of dfs's executions", len(ref.traces), ref.complete)
+		})
+	}
+}
+
+// mapOnes returns the keys of m, each counted once.
+func mapOnes(m map[uint64]int) map[uint64]int {
+	out := map[uint64]int{}
+	for h := range m {
+		out[h] = 1
+	}
+	return out
 }
