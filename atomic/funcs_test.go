@@ -147,7 +147,7 @@ func TestPointerFuncs(t *testing.T) {
 func explore(t *testing.T, body func()) map[string]weft.Result {
 	t.Helper()
 	out := map[string]weft.Result{}
-	for _, eng := range []string{"condpor", "dfs", "sdpor", "mpor"} {
+	for _, eng := range []string{"condpor", "dfs", "sdpor", "mpor", "qpor"} {
 		res, err := weft.Explore(body, weft.WithEngine(eng), weft.WithAllBugs())
 		if err != nil {
 			t.Fatal(err)
@@ -251,7 +251,7 @@ func TestFuncsConcurrent(t *testing.T) {
 				seen[v] = true
 				weft.Assert(fmt.Sprint(v) != tc.bad, "bad outcome %d", v)
 			}
-			for _, eng := range []string{"condpor", "dfs", "sdpor", "mpor"} {
+			for _, eng := range []string{"condpor", "dfs", "sdpor", "mpor", "qpor"} {
 				seen = map[int64]bool{}
 				res, err := weft.Explore(body, weft.WithEngine(eng), weft.WithAllBugs())
 				if err != nil {
@@ -341,7 +341,7 @@ func TestFuncsCountAsTypes(t *testing.T) {
 			outcomes[fmt.Sprint(rs, n.Load())] = true
 		}
 	}
-	for _, eng := range []string{"condpor", "sdpor", "mpor"} {
+	for _, eng := range []string{"condpor", "sdpor", "mpor", "qpor"} {
 		po, to := map[string]bool{}, map[string]bool{}
 		p, err := weft.Explore(plain(po), weft.WithEngine(eng))
 		if err != nil || len(p.Bugs) > 0 {

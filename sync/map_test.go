@@ -171,7 +171,7 @@ func TestMapConcurrent(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			for _, eng := range []string{"condpor", "dfs", "sdpor", "mpor"} {
+			for _, eng := range []string{"condpor", "dfs", "sdpor", "mpor", "qpor"} {
 				seen := map[string]bool{}
 				res := explore(t, func() { seen[tc.body()] = true }, weft.WithEngine(eng))
 				if len(res.Bugs) > 0 {
