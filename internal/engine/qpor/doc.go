@@ -73,6 +73,7 @@
 // on from the enabled events not in D, as after any clue, which may end
 // sleep-set blocked (1 of 400 random symbolic programs). Bugs stop only
 // their goroutine (engine.Continuer), so that executions stay maximal
-// configurations. Channels and weft.Yield are not modelled yet: a program
+// configurations. Channels, and what weft builds on them (sync.Pool,
+// the clock of weft/time), and weft.Yield are not modelled yet: a program
 // that uses them is reported as a Misuse.
 package qpor
