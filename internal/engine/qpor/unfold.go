@@ -19,7 +19,7 @@ type node struct {
 	depth int32         // g's events before this one
 	ch    engine.Choice // the outcome
 	lab   event.Label   // the operation; lab.Obj is local to the execution that found it: use obj
-	obj   int32         // canonical object (see unfolding.objs), or -1
+	obj   int32         // canonical object (see unfolding.parent), or -1
 	ev    indep.Event   // the operation as the relation sees it, Obj canonical
 	// up holds n's ancestors in g's thread tree (the events of g before
 	// it, each the cause of the next): up[j] is the one 2^j events
@@ -91,7 +91,7 @@ func (f front) has(n *node) bool {
 	return t != nil && t.depth >= n.depth && t.at(n.depth) == n
 }
 
-// merge returns the union of f and the configuration [n], which must not
+// merge returns the union of configurations f and o, which must not
 // conflict, in f's storage.
 func (f front) merge(o front) front {
 	if len(f) < len(o) {
