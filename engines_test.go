@@ -55,3 +55,22 @@ func TestRedundant(t *testing.T) {
 		}
 	}
 }
+
+// TestQPORAllBugs: with WithAllBugs a bug stops only its goroutine
+// (qpor is an engine.Continuer), and every bug's replay token, the
+// schedule of its local configuration, reproduces it; a step limit's
+// execution of 100,000 loads backtracks as fast as sdpor's.
+func TestQPORAllBugs(t *testing.T) {
+	for _, p := range bugPrograms {
+		res, _ := exploreWithin(t, p.buggy, weft.WithEngine("qpor"), weft.WithAllBugs())
+		if len(res.Bugs) == 0 || res.Bugs[0].Kind != p.kind {
+			t.Errorf("want a %v, got %+v", p.kind, res.Bugs)
+		}
+		for _, b := range res.Bugs {
+			rep, _ := exploreWithin(t, p.buggy, weft.WithReplay(b.Replay))
+			if len(rep.Bugs) == 0 || rep.Bugs[0].Kind != b.Kind {
+				t.Errorf("%v: replaying the %v's token %s found %+v", p.kind, b.Kind, b.Replay, rep.Bugs)
+			}
+		}
+	}
+}

@@ -1,6 +1,10 @@
 package qpor
 
-import "slices"
+import (
+	"slices"
+
+	"weft.dev/weft/internal/indep"
+)
 
 // backtrack pops the trail, adding each popped event to D at its depth,
 // down to the deepest depth where an alternative to D exists (Alg. 1,
@@ -16,8 +20,9 @@ func (e *Engine) backtrack() bool {
 		n := lv.ev
 		c = c.set(n.g, n.pred())
 		lv.dis = append(lv.dis, n)
+		e.d = append(e.d, n)
 		n.inD = true
-		if j := e.alternative(c, i); j != nil {
+		if j := e.alternative(c); j != nil {
 			lv.ev = nil
 			e.target, e.fresh = j, i
 			return true
@@ -33,13 +38,14 @@ func (e *Engine) truncate(i int) {
 		for _, n := range lv.dis {
 			n.inD = false
 		}
+		e.d = e.d[:len(e.d)-len(lv.dis)]
 	}
 	e.levels = e.levels[:min(i, len(e.levels))]
 }
 
 // alternative returns a k-partial alternative (optimal: k = |D|) to D,
-// the events of D at depths up to i, after configuration c, or nil when
-// the comb has no solution (§5 of the paper).
+// e.d, after configuration c, or nil when the comb has no solution (§5 of
+// the paper).
 //
 // Only the events of D that do not conflict with c already need a
 // conflicting event in J: the others are justified by c, which J contains.
@@ -49,11 +55,8 @@ func (e *Engine) truncate(i int) {
 // of D that are compatible with c and whose histories avoid D; a
 // combination is a choice of one event per spike, pairwise not in
 // conflict, and J is c with their local configurations.
-func (e *Engine) alternative(c front, i int) front {
-	var d []*node
-	for _, lv := range e.levels[:i+1] {
-		d = append(d, lv.dis...)
-	}
+func (e *Engine) alternative(c front) front {
+	d := e.d
 	var open []*node // the events of D that do not conflict with c
 	for _, x := range d {
 		if e.u.compatible(x.tmax, c) {
@@ -110,16 +113,22 @@ func (e *Engine) spike(x *node, c front, d []*node) []*node {
 	// Those of other goroutines are on x's object after a write that is
 	// in c (else their history has a write after c's last, x's latest,
 	// which already conflicts with x): after x's latest write or an
-	// earlier one.
+	// earlier one; and they write it, unless x does.
 	if x.obj >= 0 {
 		for w := x.owrite; ; w = w.owrite {
-			ys := e.u.initial[e.u.find(x.obj)]
+			gr := e.u.initial[e.u.find(x.obj)]
 			if w != nil {
-				ys = e.u.after[w]
+				gr = e.u.after[w]
 			}
-			for _, y := range ys {
-				if y.g != x.g {
-					consider(y)
+			if gr != nil {
+				ys := gr.writes
+				if x.ev.Effect == indep.Write {
+					ys = append(slices.Clip(ys), gr.reads...)
+				}
+				for _, y := range ys {
+					if y.g != x.g {
+						consider(y)
+					}
 				}
 			}
 			if w == nil {

@@ -117,11 +117,15 @@ func (e *Engine) others(g int32, pred, cause *node, l *event.Label, obj int32, h
 				}
 				continue
 			}
-			// Every set of the reads of wr.w, by bit mask.
-			for mask := 0; mask < 1<<len(wr.reads); mask++ {
+			// Every set of the reads of wr.w, as its latest read by each
+			// goroutine (or none): the others are in that one's history.
+			byG := readsByG(wr.reads)
+			pick := make([]int, len(byG)) // into byG[i], plus one; 0: none
+			for {
 				rs, fresh := cs, !old || !e.old(wr.w)
-				for i, r := range wr.reads {
-					if mask&(1<<i) != 0 {
+				for i, p := range pick {
+					if p > 0 {
+						r := byG[i][p-1]
 						rs = append(rs[:len(rs):len(rs)], r)
 						fresh = fresh || e.isNew(r)
 					}
@@ -129,6 +133,14 @@ func (e *Engine) others(g int32, pred, cause *node, l *event.Label, obj int32, h
 				if fresh && historyOf(rs).at(g) == pred {
 					e.add(g, pred, l, obj, ev, ow, rs)
 				}
+				i := 0
+				for ; i < len(pick) && pick[i] == len(byG[i]); i++ {
+					pick[i] = 0
+				}
+				if i == len(pick) {
+					break
+				}
+				pick[i]++
 			}
 		}
 	}
@@ -169,3 +181,17 @@ func historyOf(cs []*node) front {
 func (e *Engine) old(n *node) bool { return n == nil || n.run == e.runs && n.pos < e.fresh }
 
 func (e *Engine) isNew(n *node) bool { return !e.old(n) }
+
+// readsByG splits reads by goroutine, each goroutine's in order.
+func readsByG(reads []*node) [][]*node {
+	var out [][]*node
+	for _, r := range reads {
+		i := slices.IndexFunc(out, func(rs []*node) bool { return rs[0].g == r.g })
+		if i < 0 {
+			out = append(out, nil)
+			i = len(out) - 1
+		}
+		out[i] = append(out[i], r)
+	}
+	return out
+}

@@ -63,7 +63,10 @@ type Engine struct {
 	// levels is the trail: the event chosen at each depth of the running
 	// execution (nil: to be chosen from target) and the events of D added
 	// at that depth (the earlier choices there).
-	levels  []level
+	levels []level
+	// d is D: the events of the levels' dis, in order (a stack, as the
+	// trail is one).
+	d       []*node
 	target  front // the alternative J to reach, or nil
 	depth   int
 	started bool

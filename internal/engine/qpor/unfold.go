@@ -123,8 +123,8 @@ type unfolding struct {
 	// their histories, initial (by canonical object, at its root) those
 	// with none: the events that may conflict with an event on the
 	// object after a configuration are among those after its writes.
-	after   map[*node][]*node
-	initial map[int32][]*node
+	after   map[*node]*group
+	initial map[int32]*group
 	// parent is a union-find forest over canonical objects. The runtime
 	// numbers objects in the order an execution first touches them, which
 	// differs between executions; an object is named instead by the
@@ -135,7 +135,7 @@ type unfolding struct {
 }
 
 func newUnfolding() *unfolding {
-	return &unfolding{events: map[key]*node{}, firsts: map[int32][]*node{}, after: map[*node][]*node{}, initial: map[int32][]*node{}}
+	return &unfolding{events: map[key]*node{}, firsts: map[int32][]*node{}, after: map[*node]*group{}, initial: map[int32]*group{}}
 }
 
 func (u *unfolding) newObj() int32 {
@@ -156,12 +156,13 @@ func (u *unfolding) union(a, b int32) {
 	if a == b {
 		return
 	}
-	if len(u.initial[a]) < len(u.initial[b]) {
-		a, b = b, a
-	}
 	u.parent[b] = a
-	u.initial[a] = append(u.initial[a], u.initial[b]...)
-	delete(u.initial, b)
+	if gb := u.initial[b]; gb != nil {
+		ga := groupOf(u.initial, a)
+		ga.writes = append(ga.writes, gb.writes...)
+		ga.reads = append(ga.reads, gb.reads...)
+		delete(u.initial, b)
+	}
 }
 
 // dep reports whether the operations of a and b are dependent.
@@ -250,15 +251,32 @@ func (u *unfolding) event(g int32, pred *node, lab *event.Label, obj int32, ch e
 	} else {
 		u.firsts[g] = append(u.firsts[g], n)
 	}
-	switch {
-	case obj < 0:
-	case ow != nil:
-		u.after[ow] = append(u.after[ow], n)
-	default:
-		r := u.find(obj)
-		u.initial[r] = append(u.initial[r], n)
+	if obj >= 0 {
+		var gr *group
+		if ow != nil {
+			gr = groupOf(u.after, ow)
+		} else {
+			gr = groupOf(u.initial, u.find(obj))
+		}
+		if ev.Effect == indep.Write {
+			gr.writes = append(gr.writes, n)
+		} else {
+			gr.reads = append(gr.reads, n)
+		}
 	}
 	return n, true
+}
+
+// group is the events on an object after one write of it (or none),
+// those that write it apart: only they conflict with a read.
+type group struct{ writes, reads []*node }
+
+// groupOf returns m's group for k, made if missing.
+func groupOf[K comparable](m map[K]*group, k K) *group {
+	if m[k] == nil {
+		m[k] = &group{}
+	}
+	return m[k]
 }
 
 // compatible reports whether the union of configurations a and b is one:
