@@ -154,7 +154,7 @@ func Go(fn func()) Handle {
 	if fn == nil {
 		panic("weft: Go called with a nil function")
 	}
-	id := x.d.childID(g.ID, g.children)
+	id := x.d.names.childID(g.ID, g.children)
 	g.children++
 	g.spawnFn = fn
 	g.op(event.Label{Kind: event.Spawn, Obj: -1, Arg: id})

@@ -39,6 +39,15 @@ type Config struct {
 	// without a weft operation before the watchdog abandons the execution
 	// (see watchdog.go): 0 is DefaultStallTimeout, negative is no bound.
 	StallTimeout time.Duration
+	// Names, when set, are the ids of the goroutines and variables met so
+	// far, for an engine that continues another's exploration; nil starts
+	// afresh. Run extends them.
+	Names *Names
+	// Between, when set, is called on the driver's goroutine between two
+	// executions, before the engine's Begin, with the statistics so far:
+	// it may split the engine (engine.Splitter), and it returns false to
+	// end the exploration there, not exhaustive.
+	Between func(Stats) bool
 }
 
 // Stats are the running totals of an exploration.
@@ -85,7 +94,10 @@ func Run(body func(), cfg Config) *Report {
 	if cfg.ProgressInterval <= 0 {
 		cfg.ProgressInterval = 250 * time.Millisecond
 	}
-	d := &driver{cfg: cfg, body: body, id: checkIDs.Add(1), ids: map[uint64]int32{}, vars: map[uint64]int32{}, start: time.Now(), seen: map[string]bool{}, wake: make(chan struct{}, 1)}
+	if cfg.Names == nil {
+		cfg.Names = NewNames()
+	}
+	d := &driver{cfg: cfg, body: body, id: checkIDs.Add(1), names: cfg.Names, start: time.Now(), seen: map[string]bool{}, wake: make(chan struct{}, 1)}
 	d.lastProgress = d.start
 	done := make(chan struct{})
 	go d.main(done)
@@ -130,9 +142,7 @@ type driver struct {
 	// executions: other checks read it to know whether an object bound to
 	// it is in use (see execution.claim).
 	epoch        atomic.Uint64
-	ids          map[uint64]int32 // (parent, rank) -> goroutine id
-	nextID       int32
-	vars         map[uint64]int32 // (goroutine, rank) -> symbolic variable id
+	names        *Names
 	idle         []*worker
 	freeG        []*goroutine
 	x            *execution
@@ -218,6 +228,9 @@ func (d *driver) begin() bool {
 		return false
 	}
 	if d.cfg.Timeout > 0 && time.Since(d.start) >= d.cfg.Timeout {
+		return false
+	}
+	if d.cfg.Between != nil && !d.cfg.Between(d.report.Stats) {
 		return false
 	}
 	x := d.x
@@ -411,33 +424,6 @@ func (d *driver) internalError(msg string) {
 		d.report.Internal = msg
 	}
 	d.done = true
-}
-
-// varID returns the stable id of the rank-th symbolic variable that
-// goroutine g creates.
-func (d *driver) varID(g, rank int32) int32 {
-	key := uint64(uint32(g))<<32 | uint64(uint32(rank))
-	id, ok := d.vars[key]
-	if !ok {
-		id = int32(len(d.vars))
-		d.vars[key] = id
-	}
-	return id
-}
-
-// childKey is the key of d.ids for the rank-th child of parent.
-func childKey(parent, rank int32) uint64 { return uint64(uint32(parent))<<32 | uint64(uint32(rank)) }
-
-// childID returns the stable id of the rank-th child of parent.
-func (d *driver) childID(parent, rank int32) int32 {
-	key := childKey(parent, rank)
-	id, ok := d.ids[key]
-	if !ok {
-		d.nextID++
-		id = d.nextID
-		d.ids[key] = id
-	}
-	return id
 }
 
 func (d *driver) allocWorker() *worker {

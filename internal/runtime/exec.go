@@ -258,7 +258,7 @@ func (x *execution) canonical(sched []engine.Choice) []engine.Choice {
 			for rank, s := range x.gs[c.G].spawnSteps {
 				if s == steps[c.G] {
 					next++
-					ids[x.d.ids[childKey(c.G, int32(rank))]] = next
+					ids[x.d.names.ids[pairKey(c.G, int32(rank))]] = next
 				}
 			}
 		}

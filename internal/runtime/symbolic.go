@@ -34,7 +34,7 @@ func Explicit() bool {
 // a choice of the value, explored like any other.
 func SymNew() (id int, v int64) {
 	x, g := running("sym.NewInt")
-	vid := x.d.varID(g.ID, g.vars)
+	vid := x.d.names.varID(g.ID, g.vars)
 	g.vars++
 	if x.concolic().Domain == nil {
 		return int(vid), x.model().Get(int(vid))
