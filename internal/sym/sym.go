@@ -36,7 +36,9 @@ package sym
 
 import (
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 )
 
 // Term names an expression in a Table. The zero Term is invalid.
@@ -173,6 +175,13 @@ func NewTable() *Table {
 	t := &Table{}
 	t.init()
 	return t
+}
+
+// Clone returns a copy of t whose terms are t's, under the same Terms, and
+// that grows independently of t.
+func (t *Table) Clone() *Table {
+	t.ensure()
+	return &Table{nodes: slices.Clone(t.nodes), index: maps.Clone(t.index)}
 }
 
 // True and False are interned first, so they have fixed Terms.

@@ -554,3 +554,17 @@ func TestSortMismatchPanics(t *testing.T) {
 		}()
 	}
 }
+
+func TestClone(t *testing.T) {
+	tab := sym.NewTable()
+	x := tab.Add(tab.Var(0), tab.Const(1))
+	n := tab.Len()
+	c := tab.Clone()
+	if got := c.Add(c.Var(0), c.Const(1)); got != x {
+		t.Errorf("the clone interns x+1 as %d, the table had it as %d", got, x)
+	}
+	c.Mul(c.Var(1), c.Const(3))
+	if tab.Len() != n || c.Len() == n {
+		t.Errorf("after a term added to the clone, the table has %d terms (had %d) and the clone %d", tab.Len(), n, c.Len())
+	}
+}
