@@ -34,6 +34,21 @@ type Engine interface {
 	Exhaustive() bool
 }
 
+// Splitter is implemented by engines whose exploration is a tree whose
+// subtrees share nothing, so that several engines, one per worker or per
+// machine, can explore parts of it.
+type Splitter interface {
+	// Split, called between executions (after End, before Begin), takes
+	// away from the engine some of the executions it has left to explore,
+	// the last ones in its order, and returns an engine, configured with
+	// c, that explores exactly those in the same order. It returns nil
+	// when the engine has nothing it can give. The two engines share
+	// nothing mutable; the new one refers to goroutines and symbolic
+	// terms by the ids the engine uses, so it must run with a copy of
+	// their names and of the term table as they are at the split.
+	Split(c Config) Engine
+}
+
 // Scheduler is implemented by engines whose executions do not run in an
 // order that the interleaving semantics reproduces. Schedule returns the
 // choices of an equivalent interleaving of the execution that just ended, to

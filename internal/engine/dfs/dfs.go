@@ -10,6 +10,8 @@
 package dfs
 
 import (
+	"slices"
+
 	"weft.dev/weft/internal/engine"
 	"weft.dev/weft/internal/event"
 	"weft.dev/weft/internal/indep"
@@ -128,3 +130,30 @@ func (e *Engine) Spins(_ *engine.Exec, g int32) bool { return e.m.Spins(g) }
 
 // Exhaustive implements engine.Engine: dfs explores everything.
 func (e *Engine) Exhaustive() bool { return true }
+
+// Split implements engine.Splitter: it hands over the later half of the
+// choices left at the shallowest scheduling point that has any, which are
+// the last interleavings dfs would explore, with the choices that lead
+// there.
+func (e *Engine) Split(c engine.Config) engine.Engine {
+	if !e.started {
+		return nil
+	}
+	for k := range e.stack {
+		p := &e.stack[k]
+		left := len(p.opts) - (p.i + 1)
+		if left == 0 {
+			continue
+		}
+		cut := len(p.opts) - (left+1)/2
+		n := New(c).(*Engine)
+		n.stack = make([]point, k+1)
+		for j, q := range e.stack[:k] {
+			n.stack[j] = point{opts: []engine.Choice{q.opts[q.i]}, lab: q.lab}
+		}
+		n.stack[k] = point{opts: slices.Clone(p.opts[cut:])}
+		p.opts = p.opts[:cut]
+		return n
+	}
+	return nil
+}
