@@ -1,0 +1,401 @@
+// Package parallel explores one program with several workers, and explores
+// one shard of an exploration split across machines.
+//
+// Each worker runs the program under its own runtime driver and engine. A
+// worker that runs out of executions waits; the others see it between two
+// executions and split their engine (engine.Splitter), handing over the
+// last executions they have left. The exploration is thus cut into parts,
+// each explored by one engine from start to end, and each a contiguous
+// stretch of the order in which one engine alone explores: a part's key
+// places it in that order. The counts are the parts' sums, and the first
+// bug is the one of the earliest part: a bug stops the parts after it,
+// while the parts before it run on, since they may hold an earlier one.
+// The result is the one a single worker gets, whatever the timing.
+//
+// A shard i of n runs the start of the exploration, the same on every
+// machine, until it has split off enough parts (always in the same
+// places), then keeps the parts whose rank is i modulo n; shard 0 also
+// keeps the start and what the first engine has left.
+package parallel
+
+import (
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"weft.dev/weft/internal/concolic"
+	"weft.dev/weft/internal/engine"
+	"weft.dev/weft/internal/runtime"
+	"weft.dev/weft/internal/sym"
+)
+
+// Config configures a parallel exploration.
+type Config struct {
+	// Runtime is the configuration of one driver: Engine is the engine
+	// that starts the exploration and Concolic its concolic configuration;
+	// MaxExecutions and Timeout bound the whole exploration; Progress sees
+	// the sums over the workers. Names and Between are the package's.
+	Runtime runtime.Config
+	// Solvers holds one solver per worker, none shared: their number is
+	// the number of workers.
+	Solvers []concolic.Solver
+	// Shard and Shards select shard Shard of Shards (0 <= Shard < Shards);
+	// Shards 0 or 1 is the whole exploration.
+	Shard, Shards int
+}
+
+// partsPerShard is how many parts a sharded exploration splits off before
+// it deals them: many parts of uneven sizes dealt in turn even out.
+const partsPerShard = 8
+
+// progressInterval is the least time between two progress reports.
+const progressInterval = 250 * time.Millisecond
+
+// Run explores body as cfg says and returns the sums of the parts' reports.
+// An engine that is not an engine.Splitter runs alone, on one worker, and
+// is then a whole exploration, shard 0 of any number.
+func Run(body func(), cfg Config) *runtime.Report {
+	r, _ := run(body, cfg, false)
+	return r
+}
+
+// run is Run that also returns the number of parts the exploration was
+// cut into. With eager, a part splits whenever no part waits for a
+// worker, not only when a worker waits: tests use it to cut small
+// explorations into many parts.
+func run(body func(), cfg Config, eager bool) (*runtime.Report, int) {
+	start := time.Now()
+	p := &pool{cfg: cfg, start: start, eager: eager}
+	p.cond.L = &p.mu
+	if cfg.Runtime.Timeout > 0 {
+		p.deadline = start.Add(cfg.Runtime.Timeout)
+	}
+	root := &part{key: []int32{}, conc: cfg.Runtime.Concolic, eng: cfg.Runtime.Engine, names: runtime.NewNames()}
+	_, p.splits = cfg.Runtime.Engine.(engine.Splitter)
+	p.sharding = cfg.Shards > 1 && p.splits
+	if cfg.Shards > 1 && !p.splits && cfg.Shard != 0 {
+		return &runtime.Report{Exhaustive: true}, 0
+	}
+	p.queue = []*part{root}
+	workers := len(cfg.Solvers)
+	if !p.splits {
+		workers = 1
+	}
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			p.work(body, cfg.Solvers[w])
+		}()
+	}
+	wg.Wait()
+	r := p.sum()
+	r.Elapsed = time.Since(start)
+	return r, len(p.done)
+}
+
+// part is a part of the exploration, explored by one engine.
+type part struct {
+	// key places the part in the order of a single engine: a part comes
+	// after the part it was split from, and before the parts split from
+	// that part earlier (they were the last executions left then); see
+	// before.
+	key    []int32
+	splits int32 // parts split from this one so far
+	eng    engine.Engine
+	conc   *concolic.Config
+	names  *runtime.Names
+	// seen is the number of executions the part had at its last
+	// Between, for the pool's count.
+	seen int
+	rep  *runtime.Report
+	// foreign says that the part explored the start of a sharded
+	// exploration that is not this shard's: its counts and bugs are shard
+	// 0's.
+	foreign bool
+}
+
+// before reports whether a comes before b in the order of a single engine:
+// a part's own executions come before the parts split from it.
+func before(a, b []int32) bool { return order(a, b) < 0 }
+
+// order compares the keys a and b as slices.Compare does: a key that is
+// a prefix of another comes first.
+func order(a, b []int32) int { return slices.Compare(a, b) }
+
+// pool holds the parts of the exploration and what the workers know of
+// one another.
+type pool struct {
+	cfg      Config
+	start    time.Time
+	deadline time.Time
+	splits   bool // the engine is an engine.Splitter
+	eager    bool // see run
+	// wanted counts the workers waiting for a part: the others split
+	// their engine between two executions while it is not zero.
+	wanted atomic.Int32
+	// executions counts the executions explored so far by every part,
+	// against Runtime.MaxExecutions.
+	executions atomic.Int64
+
+	mu   sync.Mutex
+	cond sync.Cond
+	// queue holds the parts no worker has taken yet.
+	queue   []*part
+	running int
+	over    bool
+	done    []*part
+	// stopped says that a part stopped on a bug (or on an internal
+	// error), and bound is the key of the earliest: the parts after it
+	// are not part of the exploration.
+	stopped bool
+	bound   []int32
+	// sharding is set until a sharded exploration has dealt its parts;
+	// dealt holds the parts split off until then.
+	sharding bool
+	dealt    []*part
+	// progress holds the statistics of the parts that run, by part.
+	progress     map[*part]runtime.Stats
+	lastProgress time.Time
+}
+
+// work is a worker: it explores parts until there are none left.
+func (p *pool) work(body func(), solver concolic.Solver) {
+	for {
+		pt := p.take()
+		if pt == nil {
+			return
+		}
+		pt.conc.Solver = solver
+		cfg := p.cfg.Runtime
+		cfg.Engine, cfg.Concolic, cfg.Names = pt.eng, pt.conc, pt.names
+		cfg.MaxExecutions = 0 // the pool counts them for all parts
+		if !p.deadline.IsZero() {
+			cfg.Timeout = max(time.Until(p.deadline), time.Nanosecond)
+		}
+		cfg.Between = func(s runtime.Stats) bool { return p.between(pt, s) }
+		if user := p.cfg.Runtime.Progress; user != nil {
+			cfg.Progress = func(s runtime.Stats) { p.report(pt, s, user) }
+		}
+		rep := runtime.Run(body, cfg)
+		p.finish(pt, rep)
+	}
+}
+
+// take returns the earliest part no worker explores yet, waiting for one
+// if need be, or nil when the exploration is over.
+func (p *pool) take() *part {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for {
+		if p.over {
+			return nil
+		}
+		best := -1
+		for i, pt := range p.queue {
+			if best < 0 || before(pt.key, p.queue[best].key) {
+				best = i
+			}
+		}
+		if best >= 0 {
+			pt := p.queue[best]
+			p.queue = append(p.queue[:best], p.queue[best+1:]...)
+			if p.after(pt) {
+				continue
+			}
+			p.running++
+			return pt
+		}
+		if p.running == 0 {
+			p.over = true
+			p.cond.Broadcast()
+			return nil
+		}
+		p.wanted.Add(1)
+		p.cond.Wait()
+		p.wanted.Add(-1)
+	}
+}
+
+// between runs on pt's driver between two executions: it says whether
+// pt goes on, and splits pt's engine for the workers that wait.
+func (p *pool) between(pt *part, s runtime.Stats) bool {
+	total := p.executions.Add(int64(s.Executions - pt.seen))
+	pt.seen = s.Executions
+	if limit := p.cfg.Runtime.MaxExecutions; limit > 0 && total >= int64(limit) {
+		return false
+	}
+	if !p.splits {
+		return true
+	}
+	if p.sharding {
+		return p.deal(pt, false)
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.after(pt) {
+		return false
+	}
+	want := int(p.wanted.Load())
+	if p.eager {
+		want = max(want, 1)
+	}
+	if want == 0 {
+		return true
+	}
+	for len(p.queue) < want {
+		n := p.split(pt)
+		if n == nil {
+			break
+		}
+		p.queue = append(p.queue, n)
+	}
+	p.cond.Broadcast()
+	return true
+}
+
+// split returns a new part with the last executions pt has left, or nil.
+func (p *pool) split(pt *part) *part {
+	var c *concolic.Config
+	if pt.conc != nil {
+		c = &concolic.Config{Table: pt.conc.Table.Clone(), Domain: pt.conc.Domain}
+	} else {
+		c = &concolic.Config{Table: sym.NewTable()}
+	}
+	eng := pt.eng.(engine.Splitter).Split(engine.Config{Concolic: c})
+	if eng == nil {
+		return nil
+	}
+	pt.splits++
+	key := append(append([]int32(nil), pt.key...), -pt.splits)
+	return &part{key: key, eng: eng, conc: c, names: pt.names.Clone()}
+}
+
+// deal runs on the first part of a sharded exploration, between two of
+// its executions (done false) or when it is over (done true): it splits
+// off parts until there are enough, then queues the shard's and says
+// whether the first part goes on, which only shard 0's does.
+func (p *pool) deal(pt *part, done bool) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !done {
+		for len(p.dealt) < partsPerShard*p.cfg.Shards {
+			n := p.split(pt)
+			if n == nil {
+				return true
+			}
+			p.dealt = append(p.dealt, n)
+		}
+	}
+	p.sharding = false
+	for i, n := range p.dealt {
+		if (i+1)%p.cfg.Shards == p.cfg.Shard {
+			p.queue = append(p.queue, n)
+		}
+	}
+	p.dealt = nil
+	p.cond.Broadcast()
+	if p.cfg.Shard != 0 {
+		pt.foreign = true
+		return false
+	}
+	return true
+}
+
+// finish records the report of the part pt.
+func (p *pool) finish(pt *part, rep *runtime.Report) {
+	if p.sharding {
+		// The first part ended before it split off enough parts.
+		p.deal(pt, true)
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	pt.rep = rep
+	p.running--
+	p.done = append(p.done, pt)
+	delete(p.progress, pt)
+	if (p.stops(rep) || rep.Internal != "") && (!p.stopped || before(pt.key, p.bound)) {
+		p.stopped, p.bound = true, pt.key
+	}
+	p.cond.Broadcast()
+}
+
+// stops reports whether the bugs of rep end the exploration.
+func (p *pool) stops(rep *runtime.Report) bool {
+	for _, f := range rep.Bugs {
+		if !p.cfg.Runtime.AllBugs || f.Bug.NoReplay {
+			return true
+		}
+	}
+	return false
+}
+
+// report passes the sums of the parts' statistics to the progress
+// function user.
+func (p *pool) report(pt *part, s runtime.Stats, user func(runtime.Stats)) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.progress == nil {
+		p.progress = map[*part]runtime.Stats{}
+	}
+	p.progress[pt] = s
+	if time.Since(p.lastProgress) < max(p.cfg.Runtime.ProgressInterval, progressInterval) {
+		return
+	}
+	p.lastProgress = time.Now()
+	var sum runtime.Stats
+	for _, d := range p.done {
+		add(&sum, d.rep.Stats)
+	}
+	for _, r := range p.progress {
+		add(&sum, r)
+	}
+	sum.Steps = s.Steps
+	sum.Elapsed = time.Since(p.start)
+	user(sum)
+}
+
+// add adds the counts of s to sum.
+func add(sum *runtime.Stats, s runtime.Stats) {
+	sum.Executions += s.Executions
+	sum.Complete += s.Complete
+	sum.Blocked += s.Blocked
+	sum.Dropped += s.Dropped
+}
+
+// sum returns the report of the exploration: the parts up to the first
+// that stopped on a bug, in the order of a single engine.
+func (p *pool) sum() *runtime.Report {
+	parts := p.done
+	slices.SortFunc(parts, func(a, b *part) int { return order(a.key, b.key) })
+	r := &runtime.Report{Exhaustive: !p.stopped}
+	seen := map[string]bool{}
+	for _, pt := range parts {
+		if p.after(pt) {
+			continue
+		}
+		if r.Internal == "" {
+			r.Internal = pt.rep.Internal
+		}
+		if pt.foreign {
+			continue
+		}
+		add(&r.Stats, pt.rep.Stats)
+		r.Steps = pt.rep.Steps
+		r.Exhaustive = r.Exhaustive && pt.rep.Exhaustive
+		for _, f := range pt.rep.Bugs {
+			k := f.Bug.Kind.String() + "\x00" + f.Bug.Message
+			if !seen[k] {
+				seen[k] = true
+				r.Bugs = append(r.Bugs, f)
+			}
+		}
+	}
+	return r
+}
+
+// after reports whether pt comes after the part that stopped the
+// exploration.
+func (p *pool) after(pt *part) bool { return p.stopped && before(p.bound, pt.key) }

@@ -1,0 +1,209 @@
+package parallel_test
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"weft.dev/weft"
+	"weft.dev/weft/atomic"
+	"weft.dev/weft/internal/chanprog"
+	"weft.dev/weft/internal/concolic"
+	"weft.dev/weft/internal/engine"
+	"weft.dev/weft/internal/engine/condpor"
+	"weft.dev/weft/internal/engine/dfs"
+	"weft.dev/weft/internal/parallel"
+	"weft.dev/weft/internal/progtest"
+	"weft.dev/weft/internal/runtime"
+	"weft.dev/weft/internal/smt"
+	"weft.dev/weft/internal/sym"
+)
+
+// engines are the engines that split, by name.
+var engines = map[string]func(engine.Config) engine.Engine{"condpor": condpor.New, "dfs": dfs.New}
+
+// solvers returns n solvers, closed when t ends.
+func solvers(t testing.TB, n int) []concolic.Solver {
+	var out []concolic.Solver
+	for range n {
+		s, err := smt.NewWith("builtin", smt.First)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		out = append(out, s)
+	}
+	return out
+}
+
+// explore explores body with the engine name, workers workers, as shard
+// shard of shards, splitting eagerly or not (see RunParts), and returns
+// the report and the number of parts.
+func explore(t testing.TB, name string, body func(), workers, shard, shards int, allBugs, eager bool) (*runtime.Report, int) {
+	t.Helper()
+	ss := solvers(t, workers)
+	conc := &concolic.Config{Table: sym.NewTable(), Solver: ss[0]}
+	cfg := parallel.Config{
+		Runtime: runtime.Config{Engine: engines[name](engine.Config{Concolic: conc}), Concolic: conc, MaxSteps: 1000, AllBugs: allBugs},
+		Solvers: ss,
+		Shard:   shard,
+		Shards:  shards,
+	}
+	rep, parts := parallel.RunParts(body, cfg, eager)
+	if rep.Internal != "" {
+		t.Fatalf("internal error: %s", rep.Internal)
+	}
+	return rep, parts
+}
+
+// sequential explores body with one engine, without the package.
+func sequential(t testing.TB, name string, body func(), allBugs bool) *runtime.Report {
+	t.Helper()
+	return sequentialUpTo(t, name, body, allBugs, 0)
+}
+
+// sequentialUpTo is sequential with at most limit executions (0: no
+// limit).
+func sequentialUpTo(t testing.TB, name string, body func(), allBugs bool, limit int) *runtime.Report {
+	t.Helper()
+	conc := &concolic.Config{Table: sym.NewTable(), Solver: solvers(t, 1)[0]}
+	return runtime.Run(body, runtime.Config{Engine: engines[name](engine.Config{Concolic: conc}), Concolic: conc, MaxSteps: 1000, AllBugs: allBugs, MaxExecutions: limit})
+}
+
+// summary is what must not depend on the workers: the counts and the
+// bugs with their schedules.
+func summary(r *runtime.Report) string {
+	s := fmt.Sprintf("%d executions (%d complete, %d blocked, %d dropped), exhaustive %v", r.Executions, r.Complete, r.Blocked, r.Dropped, r.Exhaustive)
+	for _, f := range r.Bugs {
+		s += fmt.Sprintf("\n%v: %s %v", f.Bug.Kind, f.Bug.Message, f.Schedule)
+	}
+	return s
+}
+
+// program is a generated program, and the engines that explore it in
+// reasonable time.
+type program struct {
+	text    string
+	body    func()
+	engines []string
+}
+
+// maxExecutions bounds the executions of the explorations of a test
+// program, a hundred times as many with the race detector.
+const maxExecutions = 3000
+
+// programs draws n programs of each kind, progtest's with every kind of
+// operation, progtest's bigger with fewer bugs, and chanprog's, that some engine explores in at most
+// maxExecutions executions, with or without WithAllBugs.
+func programs(t testing.TB, n int) []program {
+	rng := rand.New(rand.NewPCG(17, 1))
+	var out []program
+	keep := func(text string, body func()) {
+		p := program{text: text, body: body}
+		for _, name := range []string{"condpor", "dfs"} {
+			if sequentialUpTo(t, name, body, true, maxExecutions).Exhaustive {
+				p.engines = append(p.engines, name)
+			}
+		}
+		if len(p.engines) > 0 {
+			out = append(out, p)
+		}
+	}
+	keep("lost update: three goroutines increment x by a load and a store", lostUpdate)
+	for len(out) < n {
+		p := progtest.Generate(rng, progtest.Config{Goroutines: [2]int{2, 3}, Ops: [2]int{2, 5}, Locs: 1 + rng.IntN(2), LockedRatio: 0.2,
+			Kinds: []progtest.OpKind{progtest.Load, progtest.Store, progtest.Add, progtest.CAS, progtest.Assume, progtest.Assert,
+				progtest.VarLoad, progtest.VarStore, progtest.SymNew, progtest.SymStore, progtest.SymLoad, progtest.SymBranch,
+				progtest.SymAssume, progtest.Await, progtest.Go}})
+		keep(p.String(), p.Body())
+	}
+	for len(out) < 2*n {
+		// Fewer bugs and more executions: the first bug comes later.
+		p := progtest.Generate(rng, progtest.Config{Goroutines: [2]int{3, 3}, Ops: [2]int{3, 4}, Locs: 2, LockedRatio: 0.2,
+			Kinds: []progtest.OpKind{progtest.Load, progtest.Store, progtest.Add, progtest.CAS, progtest.Assume, progtest.Assert,
+				progtest.SymNew, progtest.SymStore, progtest.SymLoad, progtest.SymBranch}})
+		keep(p.String(), p.Body())
+	}
+	cfg := chanprog.DefaultConfig()
+	for len(out) < 3*n {
+		p := chanprog.Generate(rng, cfg)
+		keep(p.String(), p.Body())
+	}
+	return out
+}
+
+// lostUpdate is a program whose bug comes after many executions, so that
+// parts explored after the first bug's are there to be ignored.
+func lostUpdate() {
+	var x atomic.Int64
+	inc := func() { x.Store(x.Load() + 1) }
+	g1 := weft.Go(inc)
+	g2 := weft.Go(inc)
+	inc()
+	g1.Join()
+	g2.Join()
+	weft.Assert(x.Load() == 3, "lost update: x = %d", x.Load())
+}
+
+// TestWorkers checks that, for many programs, each splitting engine finds
+// with 1, 2 and 4 workers the counts and the first bug (or, with
+// WithAllBugs, the bugs) that one engine alone finds.
+func TestWorkers(t *testing.T) {
+	n := 40
+	if testing.Short() {
+		n = 10
+	}
+	parts := map[string]int{}
+	for _, p := range programs(t, n) {
+		for _, name := range p.engines {
+			for _, allBugs := range []bool{false, true} {
+				want := summary(sequential(t, name, p.body, allBugs))
+				for _, w := range []int{1, 2, 4} {
+					for _, eager := range []bool{false, true} {
+						rep, k := explore(t, name, p.body, w, 0, 1, allBugs, eager)
+						parts[name] += k - 1
+						if got := summary(rep); got != want {
+							t.Errorf("%s, all bugs %v, %d workers, eager %v:\n%s\nwant (one engine):\n%s\nprogram:\n%s", name, allBugs, w, eager, got, want, p.text)
+						}
+					}
+				}
+			}
+		}
+	}
+	for _, name := range []string{"condpor", "dfs"} {
+		if parts[name] == 0 {
+			t.Errorf("%s: no exploration was split: the workers never shared work", name)
+		}
+	}
+}
+
+// TestShards checks that shards 0..n-1 of many programs add up to the
+// whole exploration, and that each shard is the same with 1 and 2 workers.
+func TestShards(t *testing.T) {
+	n := 30
+	if testing.Short() {
+		n = 8
+	}
+	for _, p := range programs(t, n) {
+		for _, name := range p.engines {
+			whole := sequential(t, name, p.body, true)
+			for _, shards := range []int{2, 3} {
+				var sum runtime.Stats
+				for i := range shards {
+					one, _ := explore(t, name, p.body, 1, i, shards, true, false)
+					two, _ := explore(t, name, p.body, 2, i, shards, true, true)
+					if summary(one) != summary(two) {
+						t.Errorf("%s, shard %d/%d: 1 worker:\n%s\n2 workers:\n%s\nprogram:\n%s", name, i, shards, summary(one), summary(two), p.text)
+					}
+					sum.Executions += one.Executions
+					sum.Complete += one.Complete
+					sum.Blocked += one.Blocked
+					sum.Dropped += one.Dropped
+				}
+				if sum.Executions != whole.Executions || sum.Complete != whole.Complete || sum.Blocked != whole.Blocked || sum.Dropped != whole.Dropped {
+					t.Errorf("%s, %d shards: %+v, want %+v\nprogram:\n%s", name, shards, sum, whole.Stats, p.text)
+				}
+			}
+		}
+	}
+}
