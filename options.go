@@ -8,12 +8,14 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"weft.dev/weft/internal/parallel"
 )
 
 // An Option configures Check and Explore. Every option can also be set from
 // the environment (WEFT_ENGINE, WEFT_MAX_EXECUTIONS, WEFT_TIMEOUT, WEFT_SEED,
 // WEFT_REPLAY, WEFT_PROGRESS, WEFT_MAX_STEPS, WEFT_ALL_BUGS,
-// WEFT_STALL_TIMEOUT), which overrides the options given in code so that
+// WEFT_STALL_TIMEOUT, WEFT_WORKERS, WEFT_SHARD), which overrides the options given in code so that
 // `go test` users need no code change. A variable with a value that does
 // not parse is an error that names it.
 type Option func(*config)
@@ -33,6 +35,8 @@ type config struct {
 	stall         time.Duration
 	stallSet      bool
 	name          string // of the check, for its progress lines: "pkg TestName"
+	workers       int    // 0: GOMAXPROCS
+	shard, shards int    // shards 0: not sharded
 }
 
 // WithEngine selects the exploration engine: "condpor" (the default)
@@ -86,6 +90,30 @@ func WithStallTimeout(d time.Duration) Option {
 // WithAllBugs keeps exploring after a bug, reporting each distinct bug once.
 func WithAllBugs() Option { return func(c *config) { c.allBugs = true } }
 
+// WithWorkers explores with n workers, each on its own goroutine, which
+// share the work: a worker that runs out takes some of the executions
+// another has left. The result is the one a single worker gets, whatever
+// the timing: the same counts, the same first bug (the first in the
+// order of a single worker; a bug stops the workers only once no
+// execution before it is left), the same bugs with WithAllBugs. The
+// default is GOMAXPROCS. The engines condpor and dfs split their
+// exploration; the others run with one worker, as does an exploration
+// with WithMaxExecutions, so that the limit cuts the same executions
+// every time.
+func WithWorkers(n int) Option { return func(c *config) { c.workers = n } }
+
+// WithShard explores shard i of n (0 <= i < n): a part of the executions
+// that depends only on the program, i and n, such that the n shards are
+// disjoint and together the whole exploration. Every shard runs the same
+// first executions until the exploration has split into enough parts,
+// which shard 0 counts, then keeps its share of the parts; their counts
+// add up exactly to the whole exploration's (see weft merge for the
+// results of weft test -json). Each shard stops at its own first bug
+// unless WithAllBugs, so with a bug the counts are the shards' own. The
+// engines condpor and dfs split their exploration; with the others, shard
+// 0 is the whole exploration and the other shards are empty.
+func WithShard(i, n int) Option { return func(c *config) { c.shard, c.shards = i, n } }
+
 // WithReplay re-runs exactly the execution of a Bug.Replay token.
 func WithReplay(token string) Option { return func(c *config) { c.replay = token } }
 
@@ -134,6 +162,12 @@ func newConfig(opts []Option) (*config, error) {
 	}
 	if c.stall < 0 {
 		return nil, fmt.Errorf("WithStallTimeout(%v): the bound must not be negative (0 turns it off)", c.stall)
+	}
+	if c.workers < 0 {
+		return nil, fmt.Errorf("WithWorkers(%d): the number of workers must not be negative", c.workers)
+	}
+	if c.shards < 0 || c.shards > 0 && (c.shard < 0 || c.shard >= c.shards) {
+		return nil, fmt.Errorf("WithShard(%d, %d): want 0 <= i < n", c.shard, c.shards)
 	}
 	if d := c.domain; d != nil && d[0] > d[1] {
 		return nil, fmt.Errorf("WithExplicitDomain(%d, %d): the domain is empty", d[0], d[1])
@@ -207,6 +241,20 @@ func (c *config) fromEnv(lookup func(string) (string, bool)) error {
 			return fmt.Errorf("WEFT_SEED=%q: not an unsigned integer", v)
 		}
 		c.seed = n
+	}
+	if v, ok := get("WEFT_WORKERS"); ok {
+		n, err := count("WEFT_WORKERS", v)
+		if err != nil {
+			return err
+		}
+		c.workers = n
+	}
+	if v, ok := get("WEFT_SHARD"); ok {
+		i, n, err := parallel.ParseShard(v)
+		if err != nil {
+			return fmt.Errorf("WEFT_SHARD=%q: %w", v, err)
+		}
+		c.shard, c.shards = i, n
 	}
 	if v, ok := get("WEFT_REPLAY"); ok {
 		c.replay = v

@@ -95,6 +95,9 @@ func recordCheck(pkg, test string, res Result, err error) error {
 		Exhaustive:     res.Exhaustive,
 		Bugs:           []report.RecordBug{},
 	}
+	if res.Shards > 0 {
+		r.Shard = fmt.Sprintf("%d/%d", res.Shard, res.Shards)
+	}
 	if err != nil {
 		r.Error = err.Error()
 	}

@@ -21,6 +21,7 @@ import (
 	"weft.dev/weft/internal/engine/random"
 	"weft.dev/weft/internal/engine/replay"
 	"weft.dev/weft/internal/engine/sdpor"
+	"weft.dev/weft/internal/parallel"
 	"weft.dev/weft/internal/report"
 	"weft.dev/weft/internal/runtime"
 	"weft.dev/weft/internal/token"
@@ -76,6 +77,9 @@ type Result struct {
 	Elapsed     time.Duration // wall time of the exploration, without the replays of the bugs
 	SolverCalls int           // SMT queries made
 	SolverTime  time.Duration // time spent in the solver
+	// Shard and Shards are the shard explored (WithShard): shard Shard of
+	// Shards; Shards is 0 for the whole exploration.
+	Shard, Shards int
 }
 
 // BugKind classifies bugs.
@@ -164,17 +168,64 @@ func explore(body func(), opts []Option) (Result, error) {
 		return Result{}, fmt.Errorf("weft: %w", err)
 	}
 	p.attach(&cfg)
-	rep := runtime.Run(body, cfg)
+	rep, calls, spent, err := run(body, cfg, c, conc)
+	if err != nil {
+		return Result{}, fmt.Errorf("weft: %w", err)
+	}
 	p.finish(rep.Stats)
 	if rep.Internal != "" {
 		return Result{}, fmt.Errorf("weft: internal error (a bug in weft, please report it): %s", rep.Internal)
 	}
 	res := newResult(c.engine, rep)
-	res.SolverCalls, res.SolverTime = conc.stats()
+	res.SolverCalls, res.SolverTime = calls, spent
+	res.Shard, res.Shards = c.shard, c.shards
 	for _, f := range rep.Bugs {
 		res.Bugs = append(res.Bugs, reproduce(body, prog, f, c, conc.Config))
 	}
 	return res, nil
+}
+
+// run explores body as cfg says, with c's workers and shard, and returns
+// the queries the solvers answered and their time. One worker and no
+// shard, or an engine that does not split, is one driver; the other
+// workers have solvers of their own.
+func run(body func(), cfg runtime.Config, c *config, conc *concolicSetup) (rep *runtime.Report, calls int, spent time.Duration, err error) {
+	workers := c.workers
+	switch {
+	case c.maxExecutions > 0:
+		// One worker's limit cuts the same executions every time.
+		workers = 1
+	case workers == 0:
+		workers = goruntime.GOMAXPROCS(0)
+	}
+	_, splits := cfg.Engine.(engine.Splitter)
+	if !splits || workers == 1 && c.shards <= 1 {
+		rep = runtime.Run(body, cfg)
+		calls, spent = conc.stats()
+		return rep, calls, spent, nil
+	}
+	setups := []*concolicSetup{conc}
+	defer func() {
+		for _, s := range setups[1:] {
+			s.Close()
+		}
+	}()
+	solvers := []concolic.Solver{conc.Solver}
+	for len(solvers) < workers {
+		s, err := c.concolic()
+		if err != nil {
+			return nil, 0, 0, err
+		}
+		setups = append(setups, s)
+		solvers = append(solvers, s.Solver)
+	}
+	rep = parallel.Run(body, parallel.Config{Runtime: cfg, Solvers: solvers, Shard: c.shard, Shards: c.shards})
+	for _, s := range setups {
+		n, d := s.stats()
+		calls += n
+		spent += d
+	}
+	return rep, calls, spent, nil
 }
 
 // reproduce replays a bug's execution once with tracing on to build its

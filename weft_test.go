@@ -364,6 +364,9 @@ func TestConfigErrors(t *testing.T) {
 		{"WEFT_ENGINE", "qpor:k", "want key=value"},
 		{"WEFT_ENGINE", "dfs:k=2", "dfs takes no options"},
 		{"WEFT_PROGRESS", "maybe", "WEFT_PROGRESS"},
+		{"WEFT_WORKERS", "-2", "WEFT_WORKERS"},
+		{"WEFT_SHARD", "2/2", "WEFT_SHARD"},
+		{"WEFT_SHARD", "1", "WEFT_SHARD"},
 	} {
 		t.Run(tc.env, func(t *testing.T) {
 			t.Setenv(tc.env, tc.val)
@@ -374,6 +377,9 @@ func TestConfigErrors(t *testing.T) {
 	}
 	if _, err := weft.Explore(func() {}, weft.WithMaxExecutions(-1)); err == nil {
 		t.Error("negative WithMaxExecutions accepted")
+	}
+	if _, err := weft.Explore(func() {}, weft.WithShard(-1, 2)); err == nil {
+		t.Error("WithShard(-1, 2) accepted")
 	}
 	if _, err := weft.Explore(nil); err == nil {
 		t.Error("nil body accepted")

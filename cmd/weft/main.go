@@ -35,6 +35,10 @@
 //	                   self-contained HTML page for .html, else Graphviz DOT
 //	-json              print one JSON object per check on the standard output
 //	                   (go test's own output goes to the standard error)
+//	-workers n         explore each check with n workers (default GOMAXPROCS;
+//	                   engines other than condpor and dfs use one)
+//	-shard i/n         explore shard i of n of each check: the shards are
+//	                   disjoint and together the whole exploration
 //	-run regexp, -v    passed to go test, as are the flags after --
 //
 // A package whose tests do not import weft is checked as it is written:
@@ -49,7 +53,7 @@
 //
 // The flags set the environment variables that weft.Check reads
 // (WEFT_ENGINE, WEFT_MAX_EXECUTIONS, WEFT_TIMEOUT, WEFT_MAX_STEPS, WEFT_SEED,
-// WEFT_REPLAY, WEFT_PROGRESS), so a test runs the same under weft test as under go test
+// WEFT_REPLAY, WEFT_PROGRESS, WEFT_WORKERS, WEFT_SHARD), so a test runs the same under weft test as under go test
 // with those variables. For -json and -graph, the test binaries append a
 // JSON record of every check to a temporary file named by WEFT_JSON; weft
 // test prints the records and draws the graph of the first bug from its
@@ -61,6 +65,16 @@
 // file ending in .html, else DOT; weft-graph.html by default): it is
 // weft test -run regexp -replay token -graph file. weft bench prints the
 // table of the paper's benchmarks (weft bench -h).
+//
+//	weft merge [files]
+//
+// reads the -json output of weft test -shard i/n for every shard of n
+// (from the files, or the standard input) and prints one record per
+// check: the counts summed, the bugs united, exhaustive only if every
+// shard was explored and exhaustive, and the elapsed time of the slowest
+// shard. It exits with 1 when a check has a bug or lacks a shard. See
+// examples/shards for a Kubernetes Indexed Job and a GitHub Actions
+// matrix that run the shards.
 package main
 
 import (
@@ -72,6 +86,7 @@ import (
 const usage = `usage: weft test [flags] [packages] [-- go test flags]
        weft graph -replay token -run regexp [-o file] [packages]
        weft bench [flags]
+       weft merge [files]
 
 Run "go doc weft.dev/weft/cmd/weft" for the flags.
 `
@@ -93,6 +108,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return test(args[1:], stdout, stderr)
 	case "graph":
 		return graphCmd(args[1:], stdout, stderr)
+	case "merge":
+		return mergeCmd(args[1:], os.Stdin, stdout, stderr)
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0

@@ -16,6 +16,7 @@ import (
 	"strings"
 	"time"
 
+	"weft.dev/weft/internal/parallel"
 	"weft.dev/weft/internal/report"
 	"weft.dev/weft/internal/token"
 )
@@ -49,6 +50,8 @@ func parseTest(args []string, stderr io.Writer) (*testConfig, error) {
 	maxSteps := fs.Int("max-steps", 0, "report a goroutine that performs more than `n` operations in an execution (default 100000)")
 	seed := fs.Uint64("seed", 0, "seed of the random choices")
 	replay := fs.String("replay", "", "rerun exactly the execution of a bug's `token`")
+	workers := fs.Int("workers", 0, "explore each check with `n` workers (default GOMAXPROCS)")
+	shard := fs.String("shard", "", "explore shard `i/n` of each check (0 <= i < n); weft merge sums the -json results of the shards")
 	c := &testConfig{}
 	fs.BoolVar(&c.progress, "progress", false, "show the progress of the explorations")
 	fs.StringVar(&c.graph, "graph", "", "write the execution graph of the first bug to `file` (.html or .dot)")
@@ -88,6 +91,18 @@ func parseTest(args []string, stderr io.Writer) (*testConfig, error) {
 			return nil, errors.New("-timeout must not be negative")
 		}
 		c.env = append(c.env, "WEFT_TIMEOUT="+timeout.String())
+	}
+	if set["workers"] {
+		if *workers < 0 {
+			return nil, errors.New("-workers must not be negative")
+		}
+		c.env = append(c.env, "WEFT_WORKERS="+strconv.Itoa(*workers))
+	}
+	if set["shard"] {
+		if _, _, err := parallel.ParseShard(*shard); err != nil {
+			return nil, fmt.Errorf("-shard %s: %w", *shard, err)
+		}
+		c.env = append(c.env, "WEFT_SHARD="+*shard)
 	}
 	if set["seed"] {
 		c.env = append(c.env, "WEFT_SEED="+strconv.FormatUint(*seed, 10))

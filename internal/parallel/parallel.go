@@ -19,7 +19,10 @@
 package parallel
 
 import (
+	"errors"
 	"slices"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -27,13 +30,13 @@ import (
 	"weft.dev/weft/internal/concolic"
 	"weft.dev/weft/internal/engine"
 	"weft.dev/weft/internal/runtime"
-	"weft.dev/weft/internal/sym"
 )
 
 // Config configures a parallel exploration.
 type Config struct {
 	// Runtime is the configuration of one driver: Engine is the engine
-	// that starts the exploration and Concolic its concolic configuration;
+	// that starts the exploration and Concolic its concolic configuration,
+	// not nil, whose Solver is given back when Run returns;
 	// MaxExecutions and Timeout bound the whole exploration; Progress sees
 	// the sums over the workers. Names and Between are the package's.
 	Runtime runtime.Config
@@ -66,6 +69,8 @@ func Run(body func(), cfg Config) *runtime.Report {
 // explorations into many parts.
 func run(body func(), cfg Config, eager bool) (*runtime.Report, int) {
 	start := time.Now()
+	// The first part runs with the solver of the worker that takes it.
+	defer func(c *concolic.Config, s concolic.Solver) { c.Solver = s }(cfg.Runtime.Concolic, cfg.Runtime.Concolic.Solver)
 	p := &pool{cfg: cfg, start: start, eager: eager}
 	p.cond.L = &p.mu
 	if cfg.Runtime.Timeout > 0 {
@@ -258,12 +263,7 @@ func (p *pool) between(pt *part, s runtime.Stats) bool {
 
 // split returns a new part with the last executions pt has left, or nil.
 func (p *pool) split(pt *part) *part {
-	var c *concolic.Config
-	if pt.conc != nil {
-		c = &concolic.Config{Table: pt.conc.Table.Clone(), Domain: pt.conc.Domain}
-	} else {
-		c = &concolic.Config{Table: sym.NewTable()}
-	}
+	c := &concolic.Config{Table: pt.conc.Table.Clone(), Domain: pt.conc.Domain}
 	eng := pt.eng.(engine.Splitter).Split(engine.Config{Concolic: c})
 	if eng == nil {
 		return nil
@@ -399,3 +399,18 @@ func (p *pool) sum() *runtime.Report {
 // after reports whether pt comes after the part that stopped the
 // exploration.
 func (p *pool) after(pt *part) bool { return p.stopped && before(p.bound, pt.key) }
+
+// ParseShard parses a shard as "i/n", shard i of n, with 0 <= i < n.
+func ParseShard(s string) (i, n int, err error) {
+	a, b, ok := strings.Cut(s, "/")
+	if ok {
+		i, err = strconv.Atoi(a)
+		if err == nil {
+			n, err = strconv.Atoi(b)
+		}
+	}
+	if !ok || err != nil || i < 0 || i >= n {
+		return 0, 0, errors.New("not a shard i/n with 0 <= i < n, such as 0/4")
+	}
+	return i, n, nil
+}
