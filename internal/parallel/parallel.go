@@ -13,9 +13,9 @@
 // The result is the one a single worker gets, whatever the timing.
 //
 // A shard i of n runs the start of the exploration, the same on every
-// machine, until it has split off enough parts (always in the same
-// places), then keeps the parts whose rank is i modulo n; shard 0 also
-// keeps the start and what the first engine has left.
+// machine: one execution of each part in turn, splitting each as far as
+// it goes, until there are enough parts; then it keeps the parts whose
+// rank is i modulo n. Shard 0 counts the executions of the start.
 package parallel
 
 import (
@@ -48,8 +48,9 @@ type Config struct {
 	Shard, Shards int
 }
 
-// partsPerShard is how many parts a sharded exploration splits off before
-// it deals them: many parts of uneven sizes dealt in turn even out.
+// partsPerShard is how many parts a sharded exploration splits into
+// before it deals them: many parts of uneven sizes dealt in turn even
+// out.
 const partsPerShard = 8
 
 // progressInterval is the least time between two progress reports.
@@ -78,11 +79,16 @@ func run(body func(), cfg Config, eager bool) (*runtime.Report, int) {
 	}
 	root := &part{key: []int32{}, conc: cfg.Runtime.Concolic, eng: cfg.Runtime.Engine, names: runtime.NewNames()}
 	_, p.splits = cfg.Runtime.Engine.(engine.Splitter)
-	p.sharding = cfg.Shards > 1 && p.splits
-	if cfg.Shards > 1 && !p.splits && cfg.Shard != 0 {
+	switch {
+	case cfg.Shards <= 1:
+		p.queue = []*part{root}
+	case !p.splits && cfg.Shard != 0:
 		return &runtime.Report{Exhaustive: true}, 0
+	case !p.splits:
+		p.queue = []*part{root}
+	default:
+		p.open(body, root)
 	}
-	p.queue = []*part{root}
 	workers := len(cfg.Solvers)
 	if !p.splits {
 		workers = 1
@@ -115,11 +121,9 @@ type part struct {
 	// seen is the number of executions the part had at its last
 	// Between, for the pool's count.
 	seen int
-	rep  *runtime.Report
-	// foreign says that the part explored the start of a sharded
-	// exploration that is not this shard's: its counts and bugs are shard
-	// 0's.
-	foreign bool
+	// rep is the report of the part's exploration, and early that of
+	// its executions in the start of a sharded exploration (nil if none).
+	rep, early *runtime.Report
 }
 
 // before reports whether a comes before b in the order of a single engine:
@@ -157,10 +161,10 @@ type pool struct {
 	// are not part of the exploration.
 	stopped bool
 	bound   []int32
-	// sharding is set until a sharded exploration has dealt its parts;
-	// dealt holds the parts split off until then.
-	sharding bool
-	dealt    []*part
+	// started holds the parts that the start of a sharded exploration
+	// ran; cut says that the timeout cut it short.
+	started []*part
+	cut     bool
 	// progress holds the statistics of the parts that run, by part.
 	progress     map[*part]runtime.Stats
 	lastProgress time.Time
@@ -235,9 +239,6 @@ func (p *pool) between(pt *part, s runtime.Stats) bool {
 	if !p.splits {
 		return true
 	}
-	if p.sharding {
-		return p.deal(pt, false)
-	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.after(pt) {
@@ -273,43 +274,88 @@ func (p *pool) split(pt *part) *part {
 	return &part{key: key, eng: eng, conc: c, names: pt.names.Clone()}
 }
 
-// deal runs on the first part of a sharded exploration, between two of
-// its executions (done false) or when it is over (done true): it splits
-// off parts until there are enough, then queues the shard's and says
-// whether the first part goes on, which only shard 0's does.
-func (p *pool) deal(pt *part, done bool) bool {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if !done {
-		for len(p.dealt) < partsPerShard*p.cfg.Shards {
-			n := p.split(pt)
-			if n == nil {
-				return true
+// open runs the start of a sharded exploration from root: one execution
+// of each part in turn, in the order of their keys, each then split as
+// far as it goes, until there are partsPerShard parts per shard or none
+// left; then it queues the shard's. It runs before the workers, on one solver,
+// and does the same on every machine.
+func (p *pool) open(body func(), root *part) {
+	live := []*part{root}
+	for len(live) > 0 && len(live) < partsPerShard*p.cfg.Shards && !p.stopped {
+		var next []*part
+		for _, pt := range live {
+			if p.stopped {
+				next = append(next, pt)
+				continue
 			}
-			p.dealt = append(p.dealt, n)
+			if !p.step(body, pt) {
+				if !pt.early.Exhaustive && !p.stopped {
+					p.cut = true // by the timeout
+				}
+				continue
+			}
+			// Split pt and its parts down to parts that do not split
+			// before they run: the large subtrees, which have the most
+			// alternatives, end up in the most parts.
+			for todo := []*part{pt}; len(todo) > 0; todo = todo[1:] {
+				next = append(next, todo[0])
+				for n := p.split(todo[0]); n != nil; n = p.split(todo[0]) {
+					todo = append(todo, n)
+				}
+			}
+		}
+		live = next
+		slices.SortFunc(live, func(a, b *part) int { return order(a.key, b.key) })
+	}
+	for i, pt := range live {
+		if i%p.cfg.Shards == p.cfg.Shard && !p.after(pt) {
+			p.queue = append(p.queue, pt)
 		}
 	}
-	p.sharding = false
-	for i, n := range p.dealt {
-		if (i+1)%p.cfg.Shards == p.cfg.Shard {
-			p.queue = append(p.queue, n)
-		}
+}
+
+// step runs one execution of pt in the start of a sharded exploration
+// and reports whether pt has executions left.
+func (p *pool) step(body func(), pt *part) bool {
+	if pt.early == nil {
+		pt.early = &runtime.Report{}
+		p.started = append(p.started, pt)
 	}
-	p.dealt = nil
-	p.cond.Broadcast()
-	if p.cfg.Shard != 0 {
-		pt.foreign = true
+	pt.conc.Solver = p.cfg.Solvers[0]
+	cfg := p.cfg.Runtime
+	cfg.Engine, cfg.Concolic, cfg.Names = pt.eng, pt.conc, pt.names
+	cfg.MaxExecutions = 0
+	if !p.deadline.IsZero() {
+		cfg.Timeout = max(time.Until(p.deadline), time.Nanosecond)
+	}
+	ran := false
+	cfg.Between = func(runtime.Stats) bool {
+		if ran {
+			return false
+		}
+		ran = true
+		return true
+	}
+	rep := runtime.Run(body, cfg)
+	p.executions.Add(int64(rep.Executions))
+	e := pt.early
+	add(&e.Stats, rep.Stats)
+	e.Bugs = append(e.Bugs, rep.Bugs...)
+	e.Exhaustive = rep.Exhaustive
+	if e.Internal == "" {
+		e.Internal = rep.Internal
+	}
+	if p.stops(rep) || rep.Internal != "" {
+		if !p.stopped || before(pt.key, p.bound) {
+			p.stopped, p.bound = true, pt.key
+		}
 		return false
 	}
-	return true
+	return !rep.Exhaustive && (p.deadline.IsZero() || time.Now().Before(p.deadline))
 }
 
 // finish records the report of the part pt.
 func (p *pool) finish(pt *part, rep *runtime.Report) {
-	if p.sharding {
-		// The first part ended before it split off enough parts.
-		p.deal(pt, true)
-	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	pt.rep = rep
@@ -366,31 +412,38 @@ func add(sum *runtime.Stats, s runtime.Stats) {
 }
 
 // sum returns the report of the exploration: the parts up to the first
-// that stopped on a bug, in the order of a single engine.
+// that stopped on a bug, in the order of a single engine. The executions
+// of the start of a sharded exploration are shard 0's.
 func (p *pool) sum() *runtime.Report {
-	parts := p.done
+	parts := slices.Concat(p.started, p.done)
 	slices.SortFunc(parts, func(a, b *part) int { return order(a.key, b.key) })
-	r := &runtime.Report{Exhaustive: !p.stopped}
+	parts = slices.Compact(parts)
+	r := &runtime.Report{Exhaustive: !p.stopped && !p.cut}
 	seen := map[string]bool{}
-	for _, pt := range parts {
-		if p.after(pt) {
-			continue
-		}
+	include := func(rep *runtime.Report) {
 		if r.Internal == "" {
-			r.Internal = pt.rep.Internal
+			r.Internal = rep.Internal
 		}
-		if pt.foreign {
-			continue
-		}
-		add(&r.Stats, pt.rep.Stats)
-		r.Steps = pt.rep.Steps
-		r.Exhaustive = r.Exhaustive && pt.rep.Exhaustive
-		for _, f := range pt.rep.Bugs {
+		add(&r.Stats, rep.Stats)
+		r.Steps = rep.Steps
+		for _, f := range rep.Bugs {
 			k := f.Bug.Kind.String() + "\x00" + f.Bug.Message
 			if !seen[k] {
 				seen[k] = true
 				r.Bugs = append(r.Bugs, f)
 			}
+		}
+	}
+	for _, pt := range parts {
+		if p.after(pt) {
+			continue
+		}
+		if pt.early != nil && p.cfg.Shard == 0 {
+			include(pt.early)
+		}
+		if pt.rep != nil {
+			include(pt.rep)
+			r.Exhaustive = r.Exhaustive && pt.rep.Exhaustive
 		}
 	}
 	return r
