@@ -8,6 +8,7 @@ require (
 	github.com/rogpeppe/go-internal v1.16.0
 	golang.org/x/mod v0.21.0
 	golang.org/x/tools v0.26.0
+	gopkg.in/yaml.v3 v3.0.1
 )
 
 require (
