@@ -1,0 +1,61 @@
+//go:build unix
+
+package bench
+
+import (
+	"fmt"
+	"syscall"
+	"testing"
+	"time"
+
+	"weft.dev/weft"
+)
+
+// BenchmarkWorkers compares one and two workers on rows that take a while
+// under condpor: go test -bench Workers ./bench. Each reports the
+// executions per second of wall time, and per second of the process's
+// CPU time, which tells the cost of sharing work from the want of free
+// cores on a busy machine. The counts must not depend on the workers.
+func BenchmarkWorkers(b *testing.B) {
+	for _, id := range []string{"FibBench1", "Counter2/6", "SVStack2/8", "LBQueue/6"} {
+		bm, ok := Lookup(id)
+		if !ok {
+			b.Fatalf("no benchmark %s", id)
+		}
+		var want string
+		for _, w := range []int{1, 2} {
+			b.Run(fmt.Sprintf("%s/workers=%d", id, w), func(b *testing.B) {
+				var res weft.Result
+				execs, wall := 0, time.Duration(0)
+				cpu0 := cpuTime(b)
+				for b.Loop() {
+					var err error
+					res, err = weft.Explore(bm.Body(Condpor), weft.WithWorkers(w))
+					if err != nil {
+						b.Fatal(err)
+					}
+					execs += res.Executions
+					wall += res.Elapsed
+				}
+				cpu := cpuTime(b) - cpu0
+				got := fmt.Sprintf("%d executions (%d complete, %d blocked), %d bugs", res.Executions, res.Complete, res.Blocked, len(res.Bugs))
+				if want == "" {
+					want = got
+				} else if got != want {
+					b.Errorf("%d workers: %s, one worker: %s", w, got, want)
+				}
+				b.ReportMetric(float64(execs)/wall.Seconds(), "executions/s")
+				b.ReportMetric(float64(execs)/cpu.Seconds(), "executions/cpu-s")
+			})
+		}
+	}
+}
+
+// cpuTime returns the user and system time of the process so far.
+func cpuTime(b *testing.B) time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		b.Fatal(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
