@@ -211,10 +211,12 @@ func Lookup(id string) (*Benchmark, bool) {
 	return nil, false
 }
 
-// Limit bounds one row's exploration. Zero fields mean no bound.
+// Limit bounds one row's exploration, and says how many workers explore
+// it. Zero fields mean no bound, and weft's default workers (GOMAXPROCS).
 type Limit struct {
 	Executions int
 	Time       time.Duration
+	Workers    int
 }
 
 // Row is the measurement of one benchmark with one engine, as weft bench
@@ -270,6 +272,9 @@ func Run(b *Benchmark, e Engine, lim Limit) (Row, error) {
 	}
 	if lim.Time > 0 {
 		opts = append(opts, weft.WithTimeout(lim.Time))
+	}
+	if lim.Workers > 0 {
+		opts = append(opts, weft.WithWorkers(lim.Workers))
 	}
 	if b.AllBugs {
 		opts = append(opts, weft.WithAllBugs())

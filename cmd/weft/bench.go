@@ -83,6 +83,7 @@ func parseBench(args []string, stderr io.Writer) (*benchConfig, error) {
 	engines := fs.String("engine", "", "comma-separated `engines` among condpor, exen (condpor with values enumerated over {0,1,2}), dfs, sdpor, mpor, qpor, qpor:k=1, qpor:k=2 and qpor:k=3; default: condpor and those the paper has figures for (condpor, sdpor and mpor for the thesis's programs, condpor, sdpor and the qpors for the QPOR paper's); more than one prints a comparison table per program")
 	limit := fs.String("limit", "600s", "stop each row after `n,d`: n executions and/or duration d (e.g. 1000000,120s); 0 for none")
 	quick := fs.Bool("quick", false, "run a sample of small rows (under a minute)")
+	workers := fs.Int("workers", 1, "explore each row with `n` workers (0: GOMAXPROCS); one by default, as JMC runs")
 	c := &benchConfig{}
 	fs.BoolVar(&c.json, "json", false, "print one JSON object per row instead of the table")
 	fs.StringVar(&c.child, "child", "", "run one row in this process (used by weft bench itself)")
@@ -96,6 +97,10 @@ func parseBench(args []string, stderr io.Writer) (*benchConfig, error) {
 	if c.limit, err = parseLimit(*limit); err != nil {
 		return nil, err
 	}
+	if *workers < 0 {
+		return nil, errors.New("weft bench: -workers must not be negative")
+	}
+	c.limit.Workers = *workers
 	if *engines != "" {
 		for _, s := range strings.Split(*engines, ",") {
 			e, err := bench.ParseEngine(strings.TrimSpace(s))
@@ -192,7 +197,7 @@ func runBench(c *benchConfig, run rowRunner, stdout, stderr io.Writer) int {
 	defer w.Flush()
 	compare := !c.json && len(c.engines) > 1
 	if !c.json {
-		fmt.Fprintf(w, "weft bench on %s; limit per row %s.\n\n", machine(), describeLimit(c.limit))
+		fmt.Fprintf(w, "weft bench on %s; limit per row %s; %s.\n\n", machine(), describeLimit(c.limit), describeWorkers(c.limit.Workers))
 		if !compare {
 			fmt.Fprintln(w, "| benchmark | size | engine | executions | complete | blocked | seconds | peak MB | JMC executions | JMC complete | JMC seconds | exec/s ratio | note |")
 			fmt.Fprintln(w, "|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|")
@@ -250,7 +255,7 @@ func inChild(b *bench.Benchmark, e bench.Engine, l bench.Limit) (bench.Row, erro
 	if err != nil {
 		return bench.Row{}, err
 	}
-	cmd := exec.Command(self, "bench", "-child", b.ID(), "-engine", string(e), "-limit", limitString(l))
+	cmd := exec.Command(self, "bench", "-child", b.ID(), "-engine", string(e), "-limit", limitString(l), "-workers", strconv.Itoa(l.Workers))
 	cmd.Env = childEnv(os.Environ())
 	var out, errOut bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut
@@ -416,6 +421,17 @@ func describeLimit(l bench.Limit) string {
 		return "none"
 	}
 	return strings.Join(s, " or ")
+}
+
+// describeWorkers says how many workers explore each row.
+func describeWorkers(n int) string {
+	switch n {
+	case 0:
+		return "GOMAXPROCS workers"
+	case 1:
+		return "1 worker"
+	}
+	return fmt.Sprintf("%d workers", n)
 }
 
 // machine describes the machine: Go version, OS, CPU model and count, and
