@@ -80,14 +80,12 @@ func run(body func(), cfg Config, eager bool) (*runtime.Report, int) {
 	root := &part{key: []int32{}, conc: cfg.Runtime.Concolic, eng: cfg.Runtime.Engine, names: runtime.NewNames()}
 	_, p.splits = cfg.Runtime.Engine.(engine.Splitter)
 	switch {
-	case cfg.Shards <= 1:
-		p.queue = []*part{root}
-	case !p.splits && cfg.Shard != 0:
-		return &runtime.Report{Exhaustive: true}, 0
-	case !p.splits:
-		p.queue = []*part{root}
-	default:
+	case cfg.Shards > 1 && p.splits:
 		p.open(body, root)
+	case cfg.Shards > 1 && cfg.Shard != 0:
+		return &runtime.Report{Exhaustive: true}, 0
+	default:
+		p.queue = []*part{root}
 	}
 	workers := len(cfg.Solvers)
 	if !p.splits {
@@ -126,13 +124,13 @@ type part struct {
 	rep, early *runtime.Report
 }
 
-// before reports whether a comes before b in the order of a single engine:
-// a part's own executions come before the parts split from it.
-func before(a, b []int32) bool { return order(a, b) < 0 }
+// before reports whether key a comes before key b in the order of a single
+// engine: a part's own executions come before the parts split from it, as
+// a prefix before what extends it.
+func before(a, b []int32) bool { return slices.Compare(a, b) < 0 }
 
-// order compares the keys a and b as slices.Compare does: a key that is
-// a prefix of another comes first.
-func order(a, b []int32) int { return slices.Compare(a, b) }
+// byKey orders parts by their keys.
+func byKey(a, b *part) int { return slices.Compare(a.key, b.key) }
 
 // pool holds the parts of the exploration and what the workers know of
 // one another.
@@ -177,13 +175,7 @@ func (p *pool) work(body func(), solver concolic.Solver) {
 		if pt == nil {
 			return
 		}
-		pt.conc.Solver = solver
-		cfg := p.cfg.Runtime
-		cfg.Engine, cfg.Concolic, cfg.Names = pt.eng, pt.conc, pt.names
-		cfg.MaxExecutions = 0 // the pool counts them for all parts
-		if !p.deadline.IsZero() {
-			cfg.Timeout = max(time.Until(p.deadline), time.Nanosecond)
-		}
+		cfg := p.config(pt, solver)
 		cfg.Between = func(s runtime.Stats) bool { return p.between(pt, s) }
 		if user := p.cfg.Runtime.Progress; user != nil {
 			cfg.Progress = func(s runtime.Stats) { p.report(pt, s, user) }
@@ -191,6 +183,19 @@ func (p *pool) work(body func(), solver concolic.Solver) {
 		rep := runtime.Run(body, cfg)
 		p.finish(pt, rep)
 	}
+}
+
+// config returns the configuration of a driver that explores pt with
+// solver, until the exploration's deadline.
+func (p *pool) config(pt *part, solver concolic.Solver) runtime.Config {
+	pt.conc.Solver = solver
+	cfg := p.cfg.Runtime
+	cfg.Engine, cfg.Concolic, cfg.Names = pt.eng, pt.conc, pt.names
+	cfg.MaxExecutions = 0 // the pool counts them for all parts
+	if !p.deadline.IsZero() {
+		cfg.Timeout = max(time.Until(p.deadline), time.Nanosecond)
+	}
+	return cfg
 }
 
 // take returns the earliest part no worker explores yet, waiting for one
@@ -305,7 +310,7 @@ func (p *pool) open(body func(), root *part) {
 			}
 		}
 		live = next
-		slices.SortFunc(live, func(a, b *part) int { return order(a.key, b.key) })
+		slices.SortFunc(live, byKey)
 	}
 	for i, pt := range live {
 		if i%p.cfg.Shards == p.cfg.Shard && !p.after(pt) {
@@ -321,13 +326,7 @@ func (p *pool) step(body func(), pt *part) bool {
 		pt.early = &runtime.Report{}
 		p.started = append(p.started, pt)
 	}
-	pt.conc.Solver = p.cfg.Solvers[0]
-	cfg := p.cfg.Runtime
-	cfg.Engine, cfg.Concolic, cfg.Names = pt.eng, pt.conc, pt.names
-	cfg.MaxExecutions = 0
-	if !p.deadline.IsZero() {
-		cfg.Timeout = max(time.Until(p.deadline), time.Nanosecond)
-	}
+	cfg := p.config(pt, p.cfg.Solvers[0])
 	ran := false
 	cfg.Between = func(runtime.Stats) bool {
 		if ran {
@@ -416,7 +415,7 @@ func add(sum *runtime.Stats, s runtime.Stats) {
 // of the start of a sharded exploration are shard 0's.
 func (p *pool) sum() *runtime.Report {
 	parts := slices.Concat(p.started, p.done)
-	slices.SortFunc(parts, func(a, b *part) int { return order(a.key, b.key) })
+	slices.SortFunc(parts, byKey)
 	parts = slices.Compact(parts)
 	r := &runtime.Report{Exhaustive: !p.stopped && !p.cut}
 	seen := map[string]bool{}
