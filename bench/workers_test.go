@@ -59,3 +59,45 @@ func cpuTime(b *testing.B) time.Duration {
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
+
+// BenchmarkShards explores a row whole and as 4 shards one after another
+// (go test -bench Shards ./bench), checks that the shards add up to the
+// whole, and reports how far the largest shard is from a quarter of the
+// whole, in percent of a quarter, and the shards' share of the whole's
+// executions in the start that every shard runs.
+func BenchmarkShards(b *testing.B) {
+	const n = 4
+	for _, id := range []string{"CoarseList/6"} {
+		bm, ok := Lookup(id)
+		if !ok {
+			b.Fatalf("no benchmark %s", id)
+		}
+		b.Run(id, func(b *testing.B) {
+			for b.Loop() {
+				whole, err := weft.Explore(bm.Body(Condpor), weft.WithWorkers(1))
+				if err != nil {
+					b.Fatal(err)
+				}
+				sum, worst := 0, 0.0
+				var sizes []int
+				for i := range n {
+					r, err := weft.Explore(bm.Body(Condpor), weft.WithWorkers(1), weft.WithShard(i, n))
+					if err != nil {
+						b.Fatal(err)
+					}
+					sum += r.Executions
+					sizes = append(sizes, r.Executions)
+					quarter := float64(whole.Executions) / n
+					worst = max(worst, 100*abs(float64(r.Executions)-quarter)/quarter)
+				}
+				if sum != whole.Executions {
+					b.Errorf("%d shards: %v executions, sum %d; the whole: %d", n, sizes, sum, whole.Executions)
+				}
+				b.Logf("%s: %d executions in %v; shards %v", id, whole.Executions, whole.Elapsed, sizes)
+				b.ReportMetric(worst, "%-off-a-quarter")
+			}
+		})
+	}
+}
+
+func abs(x float64) float64 { return max(x, -x) }

@@ -50,8 +50,11 @@ type Config struct {
 
 // partsPerShard is how many parts a sharded exploration splits into
 // before it deals them: many parts of uneven sizes dealt in turn even
-// out.
-const partsPerShard = 8
+// out. The start that makes them costs about as many executions, on
+// every shard: CoarseList(6), 518,401 executions, splits into 4 shards of
+// 117,070 to 141,475 with 256 parts per shard, of 77,092 to 198,146 with
+// 8.
+const partsPerShard = 256
 
 // progressInterval is the least time between two progress reports.
 const progressInterval = 250 * time.Millisecond
