@@ -125,6 +125,10 @@ type part struct {
 	// rep is the report of the part's exploration, and early that of
 	// its executions in the start of a sharded exploration (nil if none).
 	rep, early *runtime.Report
+	// shared says that the part shares its term table with the other
+	// parts of the start of a sharded exploration, which ran one after
+	// the other: it takes a copy before it runs on a worker.
+	shared bool
 }
 
 // before reports whether key a comes before key b in the order of a single
@@ -177,6 +181,11 @@ func (p *pool) work(body func(), solver concolic.Solver) {
 		pt := p.take()
 		if pt == nil {
 			return
+		}
+		if pt.shared {
+			// The parts that share the table only read it now.
+			pt.conc.Table = pt.conc.Table.Clone()
+			pt.shared = false
 		}
 		cfg := p.config(pt, solver)
 		cfg.Between = func(s runtime.Stats) bool { return p.between(pt, s) }
@@ -260,7 +269,7 @@ func (p *pool) between(pt *part, s runtime.Stats) bool {
 		return true
 	}
 	for len(p.queue) < want {
-		n := p.split(pt)
+		n := p.split(pt, false)
 		if n == nil {
 			break
 		}
@@ -271,23 +280,29 @@ func (p *pool) between(pt *part, s runtime.Stats) bool {
 }
 
 // split returns a new part with the last executions pt has left, or nil.
-func (p *pool) split(pt *part) *part {
-	c := &concolic.Config{Table: pt.conc.Table.Clone(), Domain: pt.conc.Domain}
+// The new part has a copy of pt's term table, or shares it (see
+// part.shared).
+func (p *pool) split(pt *part, share bool) *part {
+	c := &concolic.Config{Table: pt.conc.Table, Domain: pt.conc.Domain}
+	if !share {
+		c.Table = c.Table.Clone()
+	}
 	eng := pt.eng.(engine.Splitter).Split(engine.Config{Concolic: c})
 	if eng == nil {
 		return nil
 	}
 	pt.splits++
 	key := append(append([]int32(nil), pt.key...), -pt.splits)
-	return &part{key: key, eng: eng, conc: c, names: pt.names.Clone()}
+	return &part{key: key, eng: eng, conc: c, names: pt.names.Clone(), shared: share}
 }
 
 // open runs the start of a sharded exploration from root: one execution
 // of each part in turn, in the order of their keys, each then split as
 // far as it goes, until there are partsPerShard parts per shard or none
-// left; then it queues the shard's. It runs before the workers, on one solver,
-// and does the same on every machine.
+// left; then it queues the shard's. It runs before the workers, on one
+// solver and one term table, and does the same on every machine.
 func (p *pool) open(body func(), root *part) {
+	root.shared = true
 	live := []*part{root}
 	for len(live) > 0 && len(live) < partsPerShard*p.cfg.Shards && !p.stopped {
 		var next []*part
@@ -307,7 +322,7 @@ func (p *pool) open(body func(), root *part) {
 			// alternatives, end up in the most parts.
 			for todo := []*part{pt}; len(todo) > 0; todo = todo[1:] {
 				next = append(next, todo[0])
-				for n := p.split(todo[0]); n != nil; n = p.split(todo[0]) {
+				for n := p.split(todo[0], true); n != nil; n = p.split(todo[0], true) {
 					todo = append(todo, n)
 				}
 			}
