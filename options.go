@@ -99,7 +99,13 @@ func WithAllBugs() Option { return func(c *config) { c.allBugs = true } }
 // default is GOMAXPROCS. The engines condpor and dfs split their
 // exploration; the others run with one worker, as does an exploration
 // with WithMaxExecutions, so that the limit cuts the same executions
-// every time.
+// every time. With more than one worker, executions of the body run at
+// once, on different goroutines: a body that records something outside
+// itself (a count, the outcomes it saw) must guard it with a mutex of
+// the standard library, as a test with t.Parallel would, and one that
+// keeps its state in plain variables declared outside it (with weft/atomic's
+// functions) needs one worker; weft's objects declared outside it (a
+// Var, an atomic.Int32, a Mutex) are each execution's own.
 func WithWorkers(n int) Option { return func(c *config) { c.workers = n } }
 
 // WithShard explores shard i of n (0 <= i < n): a part of the executions

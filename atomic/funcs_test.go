@@ -253,7 +253,8 @@ func TestFuncsConcurrent(t *testing.T) {
 			}
 			for _, eng := range []string{"condpor", "dfs", "sdpor", "mpor", "qpor"} {
 				seen = map[int64]bool{}
-				res, err := weft.Explore(body, weft.WithEngine(eng), weft.WithAllBugs())
+				// One worker: body records its outcomes in a map.
+				res, err := weft.Explore(body, weft.WithEngine(eng), weft.WithAllBugs(), weft.WithWorkers(1))
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -342,12 +343,13 @@ func TestFuncsCountAsTypes(t *testing.T) {
 		}
 	}
 	for _, eng := range []string{"condpor", "sdpor", "mpor", "qpor"} {
+		// One worker: the bodies record their outcomes in maps.
 		po, to := map[string]bool{}, map[string]bool{}
-		p, err := weft.Explore(plain(po), weft.WithEngine(eng))
+		p, err := weft.Explore(plain(po), weft.WithEngine(eng), weft.WithWorkers(1))
 		if err != nil || len(p.Bugs) > 0 {
 			t.Fatal(err, p.Bugs)
 		}
-		ty, err := weft.Explore(typed(to), weft.WithEngine(eng))
+		ty, err := weft.Explore(typed(to), weft.WithEngine(eng), weft.WithWorkers(1))
 		if err != nil || len(ty.Bugs) > 0 {
 			t.Fatal(err, ty.Bugs)
 		}
@@ -368,7 +370,7 @@ func TestFuncsPerExecution(t *testing.T) {
 		atomic.AddInt64(&n, 1)
 		g.Join()
 		weft.Assert(atomic.LoadInt64(&n) == 7, "n = %d", n)
-	})
+	}, weft.WithWorkers(1)) // n, outside the body, is every execution's
 	if err != nil || len(res.Bugs) > 0 || res.Executions != 2 {
 		t.Errorf("%v %v, %d executions", err, res.Bugs, res.Executions)
 	}

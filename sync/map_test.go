@@ -172,18 +172,10 @@ func TestMapConcurrent(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			for _, eng := range []string{"condpor", "dfs", "sdpor", "mpor", "qpor"} {
-				seen := map[string]bool{}
-				res := explore(t, func() { seen[tc.body()] = true }, weft.WithEngine(eng))
+				got, res := outcomes(t, tc.body, weft.WithEngine(eng))
 				if len(res.Bugs) > 0 {
 					t.Fatalf("%s: %v", eng, res.Bugs)
 				}
-				got := slices.Sorted(func(yield func(string) bool) {
-					for k := range seen {
-						if !yield(k) {
-							return
-						}
-					}
-				})
 				if !slices.Equal(got, tc.want) {
 					t.Errorf("%s: outcomes %q, want %q", eng, got, tc.want)
 				}

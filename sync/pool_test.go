@@ -3,6 +3,7 @@ package sync_test
 import (
 	"fmt"
 	"slices"
+	stdsync "sync"
 	"testing"
 
 	"weft.dev/weft"
@@ -10,11 +11,18 @@ import (
 )
 
 // outcomes explores body and returns the sorted outcomes of its
-// executions, and the result.
+// executions, and the result. The executions of several workers record
+// their outcomes at once.
 func outcomes(t *testing.T, body func() string, opts ...weft.Option) ([]string, weft.Result) {
 	t.Helper()
+	var mu stdsync.Mutex
 	seen := map[string]bool{}
-	res := explore(t, func() { seen[body()] = true }, opts...)
+	res := explore(t, func() {
+		o := body()
+		mu.Lock()
+		seen[o] = true
+		mu.Unlock()
+	}, opts...)
 	return slices.Sorted(func(yield func(string) bool) {
 		for k := range seen {
 			if !yield(k) {

@@ -8,7 +8,9 @@ import (
 )
 
 // A reply that races a timeout: weft explores both outcomes, even though
-// the replying goroutine never blocks, since a real one may be slow.
+// the replying goroutine never blocks, since a real one may be slow. One
+// worker explores, as the body records its outcomes in a map (several
+// would run the body at once).
 func ExampleAfter() {
 	outcomes := map[string]bool{}
 	weft.Explore(func() {
@@ -20,7 +22,7 @@ func ExampleAfter() {
 		case 1:
 			outcomes["timeout"] = true
 		}
-	})
+	}, weft.WithWorkers(1))
 	fmt.Println(outcomes)
 	// Output: map[reply:true timeout:true]
 }

@@ -89,7 +89,7 @@ func TestTimeoutRacesReply(t *testing.T) {
 				case 1:
 					outcomes["timeout"] = true
 				}
-			}, engine, weft.WithAllBugs())
+			}, engine, weft.WithAllBugs(), weft.WithWorkers(1)) // the body records its outcomes in a map
 			if !outcomes["reply"] || !outcomes["timeout"] {
 				t.Errorf("capacity %d, %s: outcomes %v, want both", capacity, engine, outcomes)
 			}
