@@ -198,15 +198,13 @@ func (p *pool) work(body func(), solver concolic.Solver) {
 }
 
 // config returns the configuration of a driver that explores pt with
-// solver, until the exploration's deadline.
+// solver, under the exploration's timeout, counted from its start.
 func (p *pool) config(pt *part, solver concolic.Solver) runtime.Config {
 	pt.conc.Solver = solver
 	cfg := p.cfg.Runtime
 	cfg.Engine, cfg.Concolic, cfg.Names = pt.eng, pt.conc, pt.names
 	cfg.MaxExecutions = 0 // the pool counts them for all parts
-	if !p.deadline.IsZero() {
-		cfg.Timeout = max(time.Until(p.deadline), time.Nanosecond)
-	}
+	cfg.Start = p.start
 	return cfg
 }
 

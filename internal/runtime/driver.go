@@ -25,9 +25,13 @@ type Config struct {
 	Engine        engine.Engine
 	MaxExecutions int           // 0: no limit
 	Timeout       time.Duration // 0: no limit
-	MaxSteps      int           // operations per goroutine per execution
-	AllBugs       bool          // keep exploring after a bug
-	Trace         bool          // record a trace of every execution (for reports)
+	// Start is when the check started, which Timeout counts from: a
+	// driver that explores a part of a check that others started has the
+	// check's timeout, not what is left of it. Zero is now.
+	Start    time.Time
+	MaxSteps int  // operations per goroutine per execution
+	AllBugs  bool // keep exploring after a bug
+	Trace    bool // record a trace of every execution (for reports)
 	// Concolic configures symbolic values (the same the engine has); nil
 	// when the exploration has none.
 	Concolic *concolic.Config
@@ -97,7 +101,10 @@ func Run(body func(), cfg Config) *Report {
 	if cfg.Names == nil {
 		cfg.Names = NewNames()
 	}
-	d := &driver{cfg: cfg, body: body, id: checkIDs.Add(1), names: cfg.Names, start: time.Now(), seen: map[string]bool{}, wake: make(chan struct{}, 1)}
+	d := &driver{cfg: cfg, body: body, id: checkIDs.Add(1), names: cfg.Names, start: cfg.Start, seen: map[string]bool{}, wake: make(chan struct{}, 1)}
+	if d.start.IsZero() {
+		d.start = time.Now()
+	}
 	d.lastProgress = d.start
 	done := make(chan struct{})
 	go d.main(done)
