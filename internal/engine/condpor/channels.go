@@ -339,7 +339,7 @@ func (e *Engine) options(v view, o *cop, variants bool, base []int32, dst []opti
 	first := len(dst)
 	v.eachOffer(o.t, variants, func(p graph.Pos) {
 		open := v.open(p)
-		if !open && (!variants || !e.stealable(v.g, p, base) || movedBy(v.g, p, base)) {
+		if !open && (!variants || !e.stealable(v.g, p, base)) {
 			return
 		}
 		for i, k := range o.op.Cases {
@@ -434,22 +434,6 @@ func (e *Engine) stealable(g *graph.Graph, p graph.Pos, base []int32) bool {
 	for _, r := range g.Locs[g.Ev(p).Loc].Reads {
 		if rev := g.Ev(r); rev.RF == p && writesAfter(g, r) {
 			return rev.Revisitable && !graph.InView(base, r)
-		}
-	}
-	return false
-}
-
-// movedBy reports whether the offer at p was withdrawn by its goroutine's
-// own operation, which a backward revisit by a write seen in base moved
-// there (graph.Event.Moved). Stealing that offer is redundant: the graph
-// before that revisit holds the offer open or withdrawn otherwise, and the
-// operation with view base, added after the write there too, takes or
-// steals it from that graph (recvThenSelectDuplicate in TestRegressions).
-func movedBy(g *graph.Graph, p graph.Pos, base []int32) bool {
-	for _, r := range g.Locs[g.Ev(p).Loc].Reads {
-		if rev := g.Ev(r); rev.RF == p && writesAfter(g, r) {
-			ev := g.Ev(g.Leader(r))
-			return ev.Kind == graph.Choice && ev.Moved && graph.InView(base, ev.RF)
 		}
 	}
 	return false

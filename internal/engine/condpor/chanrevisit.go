@@ -100,13 +100,10 @@ func (e *Engine) consumes(g *graph.Graph, t int32, l *event.Label) bool {
 
 // addChan adds the events of goroutine t's channel operation l, which is
 // enabled, taking its default outcome and pushing the others as
-// alternatives, and returns its result. It reports false, adding nothing
-// and pushing nothing, when none of the operation's outcomes takes the
-// case it must take (frame.must): the execution is another's.
-func (e *Engine) addChan(f *frame, t int32, l event.Label) (event.Result, bool) {
+// alternatives, and returns its result.
+func (e *Engine) addChan(f *frame, t int32, l event.Label) event.Result {
 	g := f.g
 	o := newCop(t, l, graph.Pos{T: t, I: int32(len(g.Threads[t].Events))})
-	m, must := f.mustAt(o.lead)
 	opt := alone(0)
 	if e.hasChoice(g, o) {
 		base, _ := baseView(g, t)
@@ -114,15 +111,10 @@ func (e *Engine) addChan(f *frame, t int32, l event.Label) (event.Result, bool) 
 		if len(opts) == 0 || !opts[0].plain() {
 			panic(fmt.Sprintf("weft: internal error: goroutine %d's enabled %v has no outcome\n%v", t, l.Kind, g))
 		}
-		if must && !slices.ContainsFunc(opts, func(opt option) bool { return opt.out.Case == m.c }) {
-			return event.Result{}, false
-		}
 		opt = opts[0]
 		for _, alt := range opts[1:] {
 			f.items = append(f.items, optionItem(o.lead, alt))
 		}
-	} else if must && opt.out.Case != m.c {
-		return event.Result{}, false
 	} else if o.op.Blocking() && len(o.op.Cases) == 1 && o.op.Cases[0].Send {
 		// A send that panics on a closed channel could have come before
 		// the close, and before the sends already there.
@@ -137,7 +129,7 @@ func (e *Engine) addChan(f *frame, t int32, l event.Label) (event.Result, bool) 
 	if st != built {
 		panic(fmt.Sprintf("weft: internal error: goroutine %d's enabled %v could not be added (%d)\n%v", t, l.Kind, st, g))
 	}
-	return res.Event(&o.op), true
+	return res.Event(&o.op)
 }
 
 // optionItem is the alternative of taking opt for the operation at lead.
@@ -479,16 +471,6 @@ func (e *Engine) backwardChoice(parent, child *frame, it item) bool {
 	if len(cands) == 0 && lab.Kind == event.Select && len(opts) == 0 {
 		// A select with no offer, which nothing lets go there: it waits,
 		// and is added again once it can go, as a send or a receive is.
-		// After a conflict's repair it must then take the case whose
-		// update w's operation took first (it may panic there, on a
-		// close: p1282 of seed 9 in package chanprog): taking another
-		// case is a graph that the revisit by the write that made that
-		// case ready, or its own alternative, reaches already
-		// (twoSelectsTwice in package chanprog).
-		if repair {
-			lost := chans.Decode(pev.Outcome, pev.With).Case
-			child.must = append(slices.Clone(child.must), mustTake{lead: lead, w: w, c: lost})
-		}
 		c.RemoveEvent(lead)
 		return true
 	}

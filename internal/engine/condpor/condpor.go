@@ -97,27 +97,6 @@ type frame struct {
 	// repair says that the graph is not an execution: two updates read
 	// the same write, and the frame's alternatives order them.
 	repair bool
-	// must are the channel operations that a conflict's repair removed
-	// from the graph, to be added again only with the case whose update
-	// they lost.
-	must []mustTake
-}
-
-// mustTake says that the channel operation whose first event goes at lead
-// must take case c, whose update w's operation took first.
-type mustTake struct {
-	lead, w graph.Pos
-	c       int32
-}
-
-// mustAt returns what the operation whose first event goes at p must take.
-func (f *frame) mustAt(p graph.Pos) (mustTake, bool) {
-	for _, m := range f.must {
-		if m.lead == p {
-			return m, true
-		}
-	}
-	return mustTake{}, false
 }
 
 // Engine is the condpor engine.
@@ -702,11 +681,7 @@ func (e *Engine) add(x *engine.Exec, gr *engine.Goroutine) engine.Decision {
 			return engine.Failed(engine.Choice{G: t}, unlockMisuse(t))
 		}
 	case event.ChanMake, event.ChanSend, event.ChanRecv, event.ChanClose, event.ChanLen, event.ChanWait, event.Select:
-		res, ok := e.addChan(f, t, l)
-		if !ok {
-			return engine.Decision{Verdict: engine.Drop}
-		}
-		gr.Result = res
+		gr.Result = e.addChan(f, t, l)
 	case event.Spawn:
 		ev.Kind = graph.Spawn
 		g.Add(t, ev, false)

@@ -362,14 +362,6 @@ func (e *Engine) backward(f *frame, it item) bool {
 		}
 	}
 	child := &frame{g: c, model: model}
-	for _, m := range f.must {
-		// The revisit keeps the repair only if it keeps both the
-		// operation's goroutine up to it and the write that took its
-		// update first.
-		if graph.InView(view, m.w) && view[m.lead.T] >= m.lead.I-1 {
-			child.must = append(child.must, m)
-		}
-	}
 	e.frames = append(e.frames, child)
 	ev := c.Ev(r)
 	if isChan(ev.Lab.Kind) {
