@@ -354,6 +354,37 @@ var known = []struct {
 			block(send(0, 1), send(0, 3)),
 			block(sel(true, Case{OK: true}))),
 	},
+	{
+		"repairedSendPanics", propKinds,
+		"(s9/p1282, shrunk) g0's select, whose buffer slot g1's send took first, goes after g1's close and panics: a rule that made an operation removed by a conflict's repair update the location it lost, else dropped the execution, missed the panic (backed out)",
+		prog(chans(1), nil,
+			block(sel(false, Case{Send: true, Val: K(3)})),
+			block(send(0, 2), closeC(0))),
+	},
+	{
+		"repairedSelectOtherCase", propKinds,
+		"(s11/p16, shrunk) dfs's deadlock, where g0's select sends on c1 after g2's send filled c0: a rule that made a select removed by a conflict's repair take the case it lost, else dropped the execution, missed it (backed out)",
+		prog(chans(2, 0), []int{1},
+			block(sel(false, Case{Send: true, Val: K(3)}, Case{Send: true, Chan: 1, Val: K(2)})),
+			block(Stmt{Kind: Recv, Reg: 2}, Stmt{Kind: Recv, Reg: 1}),
+			block(send(0, 2), Stmt{Kind: Recv, Chan: 1, Reg: 1})),
+	},
+	{
+		"repairedSelectClosedCase", propKinds,
+		"(s11/p2288, shrunk) g1's select receives from c1 closed after g2 took c0's value, and its assert fails: the rule of repairedSelectOtherCase missed it",
+		prog(chans(1, 1), nil,
+			block(send(0, 3)),
+			block(sel(false, Case{OK: true}, Case{Chan: 1, OK: true, Body: block(assertS(Cond{Kind: OK}))})),
+			block(Stmt{Kind: Recv, Reg: 2}, closeC(1))),
+	},
+	{
+		"movedOfferLeak", propKinds,
+		"(s12/p587, shrunk) dfs's leak, where g0's select sends on c1 to g2 before the close: a rule that kept an operation from stealing an offer that a revisit had moved after what it sees missed it (backed out)",
+		prog(chans(1, 0), nil,
+			block(sel(false, Case{Send: true, Chan: 1, Val: K(3)}, Case{Send: true, Val: K(1)})),
+			block(send(1, 1)),
+			block(closeC(0), Stmt{Kind: Recv, Chan: 1, Reg: -1})),
+	},
 }
 
 // stillOpen names the known mismatches weft still fails.
