@@ -5,5 +5,6 @@ import "weft.dev/weft/internal/runtime"
 // RunParts is Run that also returns the number of parts; with eager, a
 // part splits whenever no other part waits for a worker.
 func RunParts(body func(), cfg Config, eager bool) (*runtime.Report, int) {
-	return run(body, cfg, eager)
+	r, n, _ := run(body, cfg, eager, nil)
+	return r, n
 }

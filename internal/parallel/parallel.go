@@ -63,15 +63,16 @@ const progressInterval = 250 * time.Millisecond
 // An engine that is not an engine.Splitter runs alone, on one worker, and
 // is then a whole exploration, shard 0 of any number.
 func Run(body func(), cfg Config) *runtime.Report {
-	r, _ := run(body, cfg, false)
+	r, _, _ := run(body, cfg, false, nil)
 	return r
 }
 
 // run is Run that also returns the number of parts the exploration was
 // cut into. With eager, a part splits whenever no part waits for a
 // worker, not only when a worker waits: tests use it to cut small
-// explorations into many parts.
-func run(body func(), cfg Config, eager bool) (*runtime.Report, int) {
+// explorations into many parts. With ck, the exploration is checkpointed
+// (see RunCheckpoint).
+func run(body func(), cfg Config, eager bool, ck *Checkpoint) (*runtime.Report, int, error) {
 	start := time.Now()
 	// The first part runs with the solver of the worker that takes it.
 	defer func(c *concolic.Config, s concolic.Solver) { c.Solver = s }(cfg.Runtime.Concolic, cfg.Runtime.Concolic.Solver)
@@ -82,11 +83,19 @@ func run(body func(), cfg Config, eager bool) (*runtime.Report, int) {
 	}
 	root := &part{key: []int32{}, conc: cfg.Runtime.Concolic, eng: cfg.Runtime.Engine, names: runtime.NewNames()}
 	_, p.splits = cfg.Runtime.Engine.(engine.Splitter)
+	if ck != nil {
+		if !p.splits {
+			return nil, 0, errors.New("the engine does not split its exploration: it cannot be checkpointed")
+		}
+		p.ckpt = &checkpointer{ck: ck}
+	}
 	switch {
-	case cfg.Shards > 1 && p.splits:
-		p.open(body, root)
+	case (cfg.Shards > 1 || ck != nil) && p.splits:
+		if err := p.open(body, root); err != nil {
+			return nil, 0, err
+		}
 	case cfg.Shards > 1 && cfg.Shard != 0:
-		return &runtime.Report{Exhaustive: true}, 0
+		return &runtime.Report{Exhaustive: true}, 0, nil
 	default:
 		p.queue = []*part{root}
 	}
@@ -105,7 +114,16 @@ func run(body func(), cfg Config, eager bool) (*runtime.Report, int) {
 	wg.Wait()
 	r := p.sum()
 	r.Elapsed = time.Since(start)
-	return r, len(p.done)
+	if c := p.ckpt; c != nil {
+		if !p.cut {
+			// The end saves what the interval held back, and the
+			// state of a run that finished no part.
+			c.dirty = true
+			c.save()
+		}
+		return r, len(p.done), c.err
+	}
+	return r, len(p.done), nil
 }
 
 // part is a part of the exploration, explored by one engine.
@@ -129,6 +147,9 @@ type part struct {
 	// parts of the start of a sharded exploration, which ran one after
 	// the other: it takes a copy before it runs on a worker.
 	shared bool
+	// origin is the part of the start of a checkpointed exploration
+	// that the part is, or was split from after the start.
+	origin *origin
 }
 
 // before reports whether key a comes before key b in the order of a single
@@ -170,6 +191,10 @@ type pool struct {
 	// ran; cut says that the timeout cut it short.
 	started []*part
 	cut     bool
+	// ckpt is the checkpoint of a checkpointed exploration, and
+	// interrupted says that its Stop ended the exploration.
+	ckpt        *checkpointer
+	interrupted atomic.Bool
 	// progress holds the statistics of the parts that run, by part.
 	progress     map[*part]runtime.Stats
 	lastProgress time.Time
@@ -251,6 +276,10 @@ func (p *pool) between(pt *part, s runtime.Stats) bool {
 	if limit := p.cfg.Runtime.MaxExecutions; limit > 0 && total >= int64(limit) {
 		return false
 	}
+	if p.ckpt != nil && p.ckpt.ck.Stop != nil && (p.interrupted.Load() || p.ckpt.ck.Stop(total)) {
+		p.interrupted.Store(true)
+		return false
+	}
 	if !p.splits {
 		return true
 	}
@@ -291,18 +320,24 @@ func (p *pool) split(pt *part, share bool) *part {
 	}
 	pt.splits++
 	key := append(append([]int32(nil), pt.key...), -pt.splits)
-	return &part{key: key, eng: eng, conc: c, names: pt.names.Clone(), shared: share}
+	if pt.origin != nil {
+		pt.origin.pending++
+	}
+	return &part{key: key, eng: eng, conc: c, names: pt.names.Clone(), shared: share, origin: pt.origin}
 }
 
 // open runs the start of a sharded exploration from root: one execution
 // of each part in turn, in the order of their keys, each then split as
 // far as it goes, until there are partsPerShard parts per shard or none
 // left; then it queues the shard's. It runs before the workers, on one
-// solver and one term table, and does the same on every machine.
-func (p *pool) open(body func(), root *part) {
+// solver and one term table, and does the same on every machine. A
+// checkpointed exploration, sharded or not, starts the same way: its
+// error is that of a checkpoint that is not the exploration's.
+func (p *pool) open(body func(), root *part) error {
 	root.shared = true
+	shards := max(p.cfg.Shards, 1)
 	live := []*part{root}
-	for len(live) > 0 && len(live) < partsPerShard*p.cfg.Shards && !p.stopped {
+	for len(live) > 0 && len(live) < partsPerShard*shards && !p.stopped {
 		var next []*part
 		for _, pt := range live {
 			if p.stopped {
@@ -328,11 +363,28 @@ func (p *pool) open(body func(), root *part) {
 		live = next
 		slices.SortFunc(live, byKey)
 	}
+	var done map[int]bool
+	if p.ckpt != nil && !p.cut {
+		var start Counts
+		if p.cfg.Shard == 0 {
+			for _, pt := range p.started {
+				start.add(countsOf(pt.early.Stats))
+			}
+		}
+		var err error
+		if done, err = p.ckpt.begin(len(live), start); err != nil {
+			return err
+		}
+	}
 	for i, pt := range live {
-		if i%p.cfg.Shards == p.cfg.Shard && !p.after(pt) {
+		if i%shards == p.cfg.Shard && !p.after(pt) && !done[i] {
+			if p.ckpt != nil {
+				pt.origin = &origin{rank: i, pending: 1}
+			}
 			p.queue = append(p.queue, pt)
 		}
 	}
+	return nil
 }
 
 // step runs one execution of pt in the start of a sharded exploration
@@ -379,6 +431,9 @@ func (p *pool) finish(pt *part, rep *runtime.Report) {
 	delete(p.progress, pt)
 	if (p.stops(rep) || rep.Internal != "") && (!p.stopped || before(pt.key, p.bound)) {
 		p.stopped, p.bound = true, pt.key
+	}
+	if pt.origin != nil {
+		p.ckpt.finish(pt.origin, rep)
 	}
 	p.cond.Broadcast()
 }
@@ -433,7 +488,11 @@ func (p *pool) sum() *runtime.Report {
 	parts := slices.Concat(p.started, p.done)
 	slices.SortFunc(parts, byKey)
 	parts = slices.Compact(parts)
-	r := &runtime.Report{Exhaustive: !p.stopped && !p.cut}
+	r := &runtime.Report{Exhaustive: !p.stopped && !p.cut && !p.interrupted.Load()}
+	if p.ckpt != nil && p.ckpt.ck.Resume != nil && !p.cut {
+		c := p.ckpt.ck.Resume.Counts
+		add(&r.Stats, runtime.Stats{Executions: c.Executions, Complete: c.Complete, Blocked: c.Blocked, Dropped: c.Dropped})
+	}
 	seen := map[string]bool{}
 	include := func(rep *runtime.Report) {
 		if r.Internal == "" {

@@ -1,0 +1,175 @@
+package parallel_test
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"weft.dev/weft/internal/concolic"
+	"weft.dev/weft/internal/engine"
+	"weft.dev/weft/internal/parallel"
+	"weft.dev/weft/internal/runtime"
+	"weft.dev/weft/internal/sym"
+)
+
+// checkpointed explores body with the engine name and workers workers,
+// resuming from resume (nil: afresh) and stopping once this run has had
+// stop executions (0: never); it returns the report and the last state
+// saved.
+func checkpointed(t testing.TB, name string, body func(), workers int, resume *parallel.State, stop int64) (*runtime.Report, *parallel.State, error) {
+	t.Helper()
+	ss := solvers(t, workers)
+	conc := &concolic.Config{Table: sym.NewTable(), Solver: ss[0]}
+	cfg := parallel.Config{
+		Runtime: runtime.Config{Engine: engines[name](engine.Config{Concolic: conc}), Concolic: conc, MaxSteps: 1000, AllBugs: true},
+		Solvers: ss,
+	}
+	var saved *parallel.State
+	ck := parallel.Checkpoint{
+		Resume: resume,
+		Save:   func(s *parallel.State) error { saved = s; return nil },
+	}
+	if stop > 0 {
+		ck.Stop = func(n int64) bool { return n >= stop }
+	}
+	rep, err := parallel.RunCheckpoint(body, cfg, ck)
+	if err == nil && rep.Internal != "" {
+		t.Fatalf("internal error: %s", rep.Internal)
+	}
+	return rep, saved, err
+}
+
+// TestCheckpointResume checks that an exploration stopped after k
+// executions, for k from the first to the last, and resumed from its
+// checkpoint, ends with the counts and bugs of an exploration that was
+// never stopped, with 1 and 2 workers; and that a resumed exploration
+// stopped again resumes as well.
+func TestCheckpointResume(t *testing.T) {
+	n := 6
+	if testing.Short() {
+		n = 2
+	}
+	// stopped counts the explorations stopped before their end, and
+	// partial those stopped with some of their parts done.
+	stopped, partial := 0, 0
+	for _, p := range programs(t, n) {
+		for _, name := range p.engines {
+			whole := sequential(t, name, p.body, true)
+			want := summary(whole)
+			for _, workers := range []int{1, 2} {
+				for _, k := range []int64{1, int64(whole.Executions) / 2, int64(whole.Executions) - 1, int64(whole.Executions)} {
+					first, state, err := checkpointed(t, name, p.body, workers, nil, max(k, 1))
+					if err != nil || state == nil {
+						t.Fatalf("%s, %d workers, stop at %d: state %v, error %v", name, workers, k, state, err)
+					}
+					if !first.Exhaustive {
+						stopped++
+						if len(state.Done) > 0 {
+							partial++
+						}
+						if state.Exhaustive {
+							t.Errorf("%s, %d workers, stop at %d: a stopped exploration's checkpoint says it is over", name, workers, k)
+						}
+					}
+					// A second stop, half-way through what is left.
+					mid, state2, err := checkpointed(t, name, p.body, workers, state, int64(first.Executions))
+					if err != nil {
+						t.Fatalf("%s, %d workers, resumed and stopped: %v", name, workers, err)
+					}
+					if mid.Executions < first.Executions {
+						t.Errorf("%s, %d workers: resumed with %d executions, had %d", name, workers, mid.Executions, first.Executions)
+					}
+					last, final, err := checkpointed(t, name, p.body, workers, state2, 0)
+					if err != nil {
+						t.Fatalf("%s, %d workers, resumed: %v", name, workers, err)
+					}
+					if got := summary(last); got != want {
+						t.Errorf("%s, %d workers, stopped at %d, resumed twice:\n%s\nwant (never stopped):\n%s\nprogram:\n%s", name, workers, k, got, want, p.text)
+					}
+					if !final.Exhaustive && len(whole.Bugs) == 0 {
+						t.Errorf("%s, %d workers, stopped at %d: the final checkpoint of an exploration without bugs is not exhaustive", name, workers, k)
+					}
+					// Resuming from the end gives the result again.
+					again, _, err := checkpointed(t, name, p.body, workers, final, 0)
+					if err != nil || summary(again) != want {
+						t.Errorf("%s, %d workers, resumed from the end: %v\n%s\nwant:\n%s", name, workers, err, summary(again), want)
+					}
+				}
+			}
+		}
+	}
+	if stopped == 0 || partial == 0 {
+		t.Errorf("%d explorations stopped before their end, %d with parts done: want some of each", stopped, partial)
+	}
+}
+
+// TestCheckpointMismatch checks that a checkpoint of one program is
+// refused by another's exploration, as are checkpoints that claim parts
+// the exploration does not have.
+func TestCheckpointMismatch(t *testing.T) {
+	ps := programs(t, 2)
+	var a, b program
+	for _, p := range ps {
+		if whole := sequential(t, "condpor", p.body, true); len(p.engines) > 0 && p.engines[0] == "condpor" {
+			if a.body == nil {
+				a = p
+			} else if b.body == nil && sequential(t, "condpor", a.body, true).Executions != whole.Executions {
+				b = p
+			}
+		}
+	}
+	if b.body == nil {
+		t.Fatal("no two programs with different counts")
+	}
+	_, state, err := checkpointed(t, "condpor", a.body, 1, nil, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := *state
+	bad.Done = []int{bad.Parts}
+	for _, c := range []struct {
+		name  string
+		body  func()
+		state *parallel.State
+	}{
+		{"another program", b.body, state},
+		{"a part it does not have", a.body, &bad},
+	} {
+		if _, _, err := checkpointed(t, "condpor", c.body, 1, c.state, 0); !errors.Is(err, parallel.ErrMismatch) {
+			t.Errorf("%s: error %v, want %v", c.name, err, parallel.ErrMismatch)
+		}
+	}
+}
+
+// TestStateFile checks that a state written is the state read, and that
+// a file that is not a checkpoint, or of another version, is an error.
+func TestStateFile(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "ckpt")
+	if s, err := parallel.ReadState(file); s != nil || err != nil {
+		t.Fatalf("missing file: %v, %v; want nil, nil", s, err)
+	}
+	want := &parallel.State{Version: 1, Fingerprint: "f", Parts: 3, Done: []int{0, 2}, Counts: parallel.Counts{Executions: 5, Complete: 4, Blocked: 1}}
+	if err := parallel.WriteState(file, want); err != nil {
+		t.Fatal(err)
+	}
+	got, err := parallel.ReadState(file)
+	if err != nil || got.Fingerprint != want.Fingerprint || got.Parts != 3 || len(got.Done) != 2 || got.Counts != want.Counts {
+		t.Fatalf("read %+v, %v; want %+v", got, err, want)
+	}
+	if names, _ := filepath.Glob(filepath.Join(dir, "*.tmp")); len(names) > 0 {
+		t.Errorf("temporary files left: %v", names)
+	}
+	for _, c := range []struct{ name, text string }{
+		{"truncated", `{"Version": 1, "Parts"`},
+		{"another version", `{"Version": 99}`},
+	} {
+		if err := os.WriteFile(file, []byte(c.text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := parallel.ReadState(file); err == nil {
+			t.Errorf("%s: no error", c.name)
+		}
+	}
+}
