@@ -55,13 +55,20 @@ type State struct {
 	// same.
 	Parts int
 	Start Counts
-	// Done holds the ranks of the parts done, in increasing order, and
-	// Counts the sum of their counts after the start.
-	Done   []int
-	Counts Counts
-	// Exhaustive says that every part is done: the exploration is over
-	// and found no bug.
-	Exhaustive bool
+	// Done holds the parts done, by rank.
+	Done []Done
+	// AllDone says that every part is done: a resumed run only runs the
+	// start again, which finds the bugs of the start again.
+	AllDone bool
+}
+
+// Done is a part done: its rank among the parts of the start, and its
+// counts after the start. A resumed exploration that stops at a bug
+// counts the parts before the bug's only, as one never stopped would,
+// which with several workers may have been done before the bug was found.
+type Done struct {
+	Rank int
+	Counts
 }
 
 // Checkpoint configures the checkpoint of an exploration.
@@ -127,14 +134,13 @@ func (c *checkpointer) begin(parts int, start Counts) (map[int]bool, error) {
 		return nil, fmt.Errorf("%w: its start cut it into %d parts with %d executions, this start into %d parts with %d executions", ErrMismatch, r.Parts, r.Start.Executions, parts, start.Executions)
 	}
 	done := map[int]bool{}
-	for _, i := range r.Done {
-		if i < 0 || i >= parts || done[i] {
-			return nil, fmt.Errorf("%w: part %d is not one of its %d parts, or is done twice", ErrMismatch, i, parts)
+	for _, d := range r.Done {
+		if d.Rank < 0 || d.Rank >= parts || done[d.Rank] {
+			return nil, fmt.Errorf("%w: part %d is not one of its %d parts, or is done twice", ErrMismatch, d.Rank, parts)
 		}
-		done[i] = true
+		done[d.Rank] = true
 	}
 	c.state.Done = slices.Clone(r.Done)
-	c.state.Counts = r.Counts
 	return done, nil
 }
 
@@ -149,9 +155,8 @@ func (c *checkpointer) finish(o *origin, rep *runtime.Report) {
 	if o.pending > 0 || o.failed {
 		return
 	}
-	c.state.Done = append(c.state.Done, o.rank)
-	slices.Sort(c.state.Done)
-	c.state.Counts.add(o.counts)
+	c.state.Done = append(c.state.Done, Done{o.rank, o.counts})
+	slices.SortFunc(c.state.Done, func(a, b Done) int { return a.Rank - b.Rank })
 	c.dirty = true
 	if time.Since(c.lastSave) >= c.ck.Interval {
 		c.save()
@@ -166,7 +171,7 @@ func (c *checkpointer) save() {
 	s := c.state
 	s.Version = stateVersion
 	s.Done = slices.Clone(s.Done)
-	s.Exhaustive = len(s.Done) == s.Parts
+	s.AllDone = len(s.Done) == s.Parts
 	if err := c.ck.Save(&s); err != nil {
 		c.err = err
 	}

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"weft.dev/weft/bench"
 	"weft.dev/weft/internal/concolic"
 	"weft.dev/weft/internal/engine"
 	"weft.dev/weft/internal/parallel"
@@ -14,15 +15,16 @@ import (
 )
 
 // checkpointed explores body with the engine name and workers workers,
+// with or without allBugs,
 // resuming from resume (nil: afresh) and stopping once this run has had
 // stop executions (0: never); it returns the report and the last state
 // saved.
-func checkpointed(t testing.TB, name string, body func(), workers int, resume *parallel.State, stop int64) (*runtime.Report, *parallel.State, error) {
+func checkpointed(t testing.TB, name string, body func(), workers int, allBugs bool, resume *parallel.State, stop int64) (*runtime.Report, *parallel.State, error) {
 	t.Helper()
 	ss := solvers(t, workers)
 	conc := &concolic.Config{Table: sym.NewTable(), Solver: ss[0]}
 	cfg := parallel.Config{
-		Runtime: runtime.Config{Engine: engines[name](engine.Config{Concolic: conc}), Concolic: conc, MaxSteps: 1000, AllBugs: true},
+		Runtime: runtime.Config{Engine: engines[name](engine.Config{Concolic: conc}), Concolic: conc, MaxSteps: 1000, AllBugs: allBugs},
 		Solvers: ss,
 	}
 	var saved *parallel.State
@@ -55,45 +57,47 @@ func TestCheckpointResume(t *testing.T) {
 	stopped, partial := 0, 0
 	for _, p := range programs(t, n) {
 		for _, name := range p.engines {
-			whole := sequential(t, name, p.body, true)
-			want := summary(whole)
-			for _, workers := range []int{1, 2} {
-				for _, k := range []int64{1, int64(whole.Executions) / 2, int64(whole.Executions) - 1, int64(whole.Executions)} {
-					first, state, err := checkpointed(t, name, p.body, workers, nil, max(k, 1))
-					if err != nil || state == nil {
-						t.Fatalf("%s, %d workers, stop at %d: state %v, error %v", name, workers, k, state, err)
-					}
-					if !first.Exhaustive {
-						stopped++
-						if len(state.Done) > 0 {
-							partial++
+			for _, allBugs := range []bool{false, true} {
+				whole := sequential(t, name, p.body, allBugs)
+				want := summary(whole)
+				for _, workers := range []int{1, 2} {
+					for _, k := range []int64{1, int64(whole.Executions) / 2, int64(whole.Executions) - 1, int64(whole.Executions)} {
+						first, state, err := checkpointed(t, name, p.body, workers, allBugs, nil, max(k, 1))
+						if err != nil || state == nil {
+							t.Fatalf("%s, %d workers, stop at %d: state %v, error %v", name, workers, k, state, err)
 						}
-						if state.Exhaustive {
-							t.Errorf("%s, %d workers, stop at %d: a stopped exploration's checkpoint says it is over", name, workers, k)
+						if !first.Exhaustive && len(first.Bugs) == 0 {
+							stopped++
+							if len(state.Done) > 0 {
+								partial++
+							}
+							if state.AllDone {
+								t.Errorf("%s, %d workers, stop at %d: a stopped exploration's checkpoint says it is over", name, workers, k)
+							}
 						}
-					}
-					// A second stop, half-way through what is left.
-					mid, state2, err := checkpointed(t, name, p.body, workers, state, int64(first.Executions))
-					if err != nil {
-						t.Fatalf("%s, %d workers, resumed and stopped: %v", name, workers, err)
-					}
-					if mid.Executions < first.Executions {
-						t.Errorf("%s, %d workers: resumed with %d executions, had %d", name, workers, mid.Executions, first.Executions)
-					}
-					last, final, err := checkpointed(t, name, p.body, workers, state2, 0)
-					if err != nil {
-						t.Fatalf("%s, %d workers, resumed: %v", name, workers, err)
-					}
-					if got := summary(last); got != want {
-						t.Errorf("%s, %d workers, stopped at %d, resumed twice:\n%s\nwant (never stopped):\n%s\nprogram:\n%s", name, workers, k, got, want, p.text)
-					}
-					if !final.Exhaustive && len(whole.Bugs) == 0 {
-						t.Errorf("%s, %d workers, stopped at %d: the final checkpoint of an exploration without bugs is not exhaustive", name, workers, k)
-					}
-					// Resuming from the end gives the result again.
-					again, _, err := checkpointed(t, name, p.body, workers, final, 0)
-					if err != nil || summary(again) != want {
-						t.Errorf("%s, %d workers, resumed from the end: %v\n%s\nwant:\n%s", name, workers, err, summary(again), want)
+						// A second stop, half-way through what is left.
+						mid, state2, err := checkpointed(t, name, p.body, workers, allBugs, state, int64(first.Executions))
+						if err != nil {
+							t.Fatalf("%s, %d workers, resumed and stopped: %v", name, workers, err)
+						}
+						if mid.Executions < first.Executions {
+							t.Errorf("%s, %d workers: resumed with %d executions, had %d", name, workers, mid.Executions, first.Executions)
+						}
+						last, final, err := checkpointed(t, name, p.body, workers, allBugs, state2, 0)
+						if err != nil {
+							t.Fatalf("%s, %d workers, resumed: %v", name, workers, err)
+						}
+						if got := summary(last); got != want {
+							t.Errorf("%s, all bugs %v, %d workers, stopped at %d, resumed twice:\n%s\nwant (never stopped):\n%s\nprogram:\n%s", name, allBugs, workers, k, got, want, p.text)
+						}
+						if !final.AllDone && len(whole.Bugs) == 0 {
+							t.Errorf("%s, %d workers, stopped at %d: the final checkpoint of an exploration without bugs is not exhaustive", name, workers, k)
+						}
+						// Resuming from the end gives the result again.
+						again, _, err := checkpointed(t, name, p.body, workers, allBugs, final, 0)
+						if err != nil || summary(again) != want {
+							t.Errorf("%s, %d workers, resumed from the end: %v\n%s\nwant:\n%s", name, workers, err, summary(again), want)
+						}
 					}
 				}
 			}
@@ -122,12 +126,12 @@ func TestCheckpointMismatch(t *testing.T) {
 	if b.body == nil {
 		t.Fatal("no two programs with different counts")
 	}
-	_, state, err := checkpointed(t, "condpor", a.body, 1, nil, 1)
+	_, state, err := checkpointed(t, "condpor", a.body, 1, true, nil, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
 	bad := *state
-	bad.Done = []int{bad.Parts}
+	bad.Done = []parallel.Done{{Rank: bad.Parts}}
 	for _, c := range []struct {
 		name  string
 		body  func()
@@ -136,7 +140,7 @@ func TestCheckpointMismatch(t *testing.T) {
 		{"another program", b.body, state},
 		{"a part it does not have", a.body, &bad},
 	} {
-		if _, _, err := checkpointed(t, "condpor", c.body, 1, c.state, 0); !errors.Is(err, parallel.ErrMismatch) {
+		if _, _, err := checkpointed(t, "condpor", c.body, 1, true, c.state, 0); !errors.Is(err, parallel.ErrMismatch) {
 			t.Errorf("%s: error %v, want %v", c.name, err, parallel.ErrMismatch)
 		}
 	}
@@ -150,12 +154,12 @@ func TestStateFile(t *testing.T) {
 	if s, err := parallel.ReadState(file); s != nil || err != nil {
 		t.Fatalf("missing file: %v, %v; want nil, nil", s, err)
 	}
-	want := &parallel.State{Version: 1, Fingerprint: "f", Parts: 3, Done: []int{0, 2}, Counts: parallel.Counts{Executions: 5, Complete: 4, Blocked: 1}}
+	want := &parallel.State{Version: 1, Fingerprint: "f", Parts: 3, Done: []parallel.Done{{0, parallel.Counts{Executions: 5, Complete: 4, Blocked: 1}}, {Rank: 2}}}
 	if err := parallel.WriteState(file, want); err != nil {
 		t.Fatal(err)
 	}
 	got, err := parallel.ReadState(file)
-	if err != nil || got.Fingerprint != want.Fingerprint || got.Parts != 3 || len(got.Done) != 2 || got.Counts != want.Counts {
+	if err != nil || got.Fingerprint != want.Fingerprint || got.Parts != 3 || len(got.Done) != 2 || got.Done[0] != want.Done[0] || got.Done[1] != want.Done[1] {
 		t.Fatalf("read %+v, %v; want %+v", got, err, want)
 	}
 	if names, _ := filepath.Glob(filepath.Join(dir, "*.tmp")); len(names) > 0 {
@@ -171,5 +175,46 @@ func TestStateFile(t *testing.T) {
 		if _, err := parallel.ReadState(file); err == nil {
 			t.Errorf("%s: no error", c.name)
 		}
+	}
+}
+
+// TestCheckpointAfterBug checks that a resumed exploration that stops at
+// a bug does not count the parts after it that the checkpoint has done,
+// as several workers may do before they find the bug: it resumes from
+// the checkpoint of an exploration with all bugs, where every part
+// without a bug is done.
+func TestCheckpointAfterBug(t *testing.T) {
+	n := 6
+	if testing.Short() {
+		n = 3
+	}
+	resumed := 0
+	// FibBench's bug comes after some 700 executions of condpor.
+	fib := program{text: "FibBench", body: bench.FibBench(false), engines: []string{"condpor"}}
+	for _, p := range append(programs(t, n), fib) {
+		for _, name := range p.engines {
+			want := sequential(t, name, p.body, false)
+			if len(want.Bugs) == 0 {
+				continue
+			}
+			_, all, err := checkpointed(t, name, p.body, 1, true, nil, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, _, err := checkpointed(t, name, p.body, 1, false, all, 0)
+			if errors.Is(err, parallel.ErrMismatch) {
+				continue // the bug is in the start, which then stops short
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			resumed++
+			if summary(got) != summary(want) {
+				t.Errorf("%s:\n%s\nwant:\n%s\nprogram:\n%s", name, summary(got), summary(want), p.text)
+			}
+		}
+	}
+	if resumed == 0 {
+		t.Error("no exploration with a bug after its start")
 	}
 }

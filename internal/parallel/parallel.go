@@ -191,10 +191,12 @@ type pool struct {
 	// ran; cut says that the timeout cut it short.
 	started []*part
 	cut     bool
-	// ckpt is the checkpoint of a checkpointed exploration, and
-	// interrupted says that its Stop ended the exploration.
+	// ckpt is the checkpoint of a checkpointed exploration, interrupted
+	// says that its Stop ended the exploration, and ranked holds the
+	// parts of its start by rank.
 	ckpt        *checkpointer
 	interrupted atomic.Bool
+	ranked      []*part
 	// progress holds the statistics of the parts that run, by part.
 	progress     map[*part]runtime.Stats
 	lastProgress time.Time
@@ -375,6 +377,7 @@ func (p *pool) open(body func(), root *part) error {
 		if done, err = p.ckpt.begin(len(live), start); err != nil {
 			return err
 		}
+		p.ranked = live
 	}
 	for i, pt := range live {
 		if i%shards == p.cfg.Shard && !p.after(pt) && !done[i] {
@@ -490,8 +493,11 @@ func (p *pool) sum() *runtime.Report {
 	parts = slices.Compact(parts)
 	r := &runtime.Report{Exhaustive: !p.stopped && !p.cut && !p.interrupted.Load()}
 	if p.ckpt != nil && p.ckpt.ck.Resume != nil && !p.cut {
-		c := p.ckpt.ck.Resume.Counts
-		add(&r.Stats, runtime.Stats{Executions: c.Executions, Complete: c.Complete, Blocked: c.Blocked, Dropped: c.Dropped})
+		for _, d := range p.ckpt.ck.Resume.Done {
+			if !p.after(p.ranked[d.Rank]) {
+				add(&r.Stats, runtime.Stats{Executions: d.Executions, Complete: d.Complete, Blocked: d.Blocked, Dropped: d.Dropped})
+			}
+		}
 	}
 	seen := map[string]bool{}
 	include := func(rep *runtime.Report) {
