@@ -15,7 +15,7 @@ import (
 // An Option configures Check and Explore. Every option can also be set from
 // the environment (WEFT_ENGINE, WEFT_MAX_EXECUTIONS, WEFT_TIMEOUT, WEFT_SEED,
 // WEFT_REPLAY, WEFT_PROGRESS, WEFT_MAX_STEPS, WEFT_ALL_BUGS,
-// WEFT_STALL_TIMEOUT, WEFT_WORKERS, WEFT_SHARD), which overrides the options given in code so that
+// WEFT_STALL_TIMEOUT, WEFT_WORKERS, WEFT_SHARD, WEFT_CHECKPOINT), which overrides the options given in code so that
 // `go test` users need no code change. A variable with a value that does
 // not parse is an error that names it.
 type Option func(*config)
@@ -37,6 +37,10 @@ type config struct {
 	name          string // of the check, for its progress lines: "pkg TestName"
 	workers       int    // 0: GOMAXPROCS
 	shard, shards int    // shards 0: not sharded
+	checkpoint    string // the checkpoint file, "" for none
+	// stopAfter, for tests, stops a checkpointed exploration after as
+	// many executions, as an interrupt would.
+	stopAfter int64
 }
 
 // WithEngine selects the exploration engine: "condpor" (the default)
@@ -119,6 +123,24 @@ func WithWorkers(n int) Option { return func(c *config) { c.workers = n } }
 // engines condpor and dfs split their exploration; with the others, shard
 // 0 is the whole exploration and the other shards are empty.
 func WithShard(i, n int) Option { return func(c *config) { c.shard, c.shards = i, n } }
+
+// WithCheckpoint keeps a checkpoint of the exploration in file, and
+// resumes from it when it exists: a run stopped by its timeout, by an
+// interrupt (SIGINT, Ctrl-C: the check then fails and says so) or killed,
+// and run again with the same file, explores only what the run before
+// had left, and ends with the counts of a run never stopped. The
+// exploration is cut into parts (as for WithShard: a start of a few
+// hundred executions, run again on resume, cuts it the same way each
+// time); the file records the parts done, written atomically when a part
+// is done (at most every 10 seconds) and when the check ends, and a part
+// running when the run stopped starts over. A file of another check, of
+// another engine or of options that change the exploration (WithShard,
+// WithAllBugs, WithMaxSteps, WithSolver, WithExplicitDomain) is an
+// error; the file of a finished exploration gives its result again (and
+// its bugs, found again). One file holds one check. The engines condpor
+// and dfs checkpoint, with any number of workers; the others are an
+// error.
+func WithCheckpoint(file string) Option { return func(c *config) { c.checkpoint = file } }
 
 // WithReplay re-runs exactly the execution of a Bug.Replay token.
 func WithReplay(token string) Option { return func(c *config) { c.replay = token } }
@@ -261,6 +283,9 @@ func (c *config) fromEnv(lookup func(string) (string, bool)) error {
 			return fmt.Errorf("WEFT_SHARD=%q: %w", v, err)
 		}
 		c.shard, c.shards = i, n
+	}
+	if v, ok := get("WEFT_CHECKPOINT"); ok && !inherited {
+		c.checkpoint = v
 	}
 	if v, ok := get("WEFT_REPLAY"); ok {
 		c.replay = v

@@ -154,6 +154,7 @@ func explore(body func(), opts []Option) (Result, error) {
 	if err != nil {
 		return Result{}, fmt.Errorf("weft: WithEngine: %w", err)
 	}
+
 	cfg := runtime.Config{
 		Engine:        mk(engine.Config{Seed: c.seed, Executions: c.maxExecutions, Concolic: conc.Config}),
 		Concolic:      conc.Config,
@@ -163,12 +164,22 @@ func explore(body func(), opts []Option) (Result, error) {
 		AllBugs:       c.allBugs,
 		StallTimeout:  c.stallTimeout(),
 	}
+	var ck *checkpoint
+	if c.checkpoint != "" {
+		if _, ok := cfg.Engine.(engine.Splitter); !ok {
+			return Result{}, fmt.Errorf("weft: WithCheckpoint: the engine %s cannot checkpoint its exploration (condpor and dfs can)", c.engine)
+		}
+		if ck, err = openCheckpoint(c, programName(body)); err != nil {
+			return Result{}, fmt.Errorf("weft: WithCheckpoint: %w", err)
+		}
+		defer ck.close()
+	}
 	p, err := newProgress(c)
 	if err != nil {
 		return Result{}, fmt.Errorf("weft: %w", err)
 	}
 	p.attach(&cfg)
-	rep, calls, spent, err := run(body, cfg, c, conc)
+	rep, calls, spent, err := run(body, cfg, c, conc, ck)
 	if err != nil {
 		return Result{}, fmt.Errorf("weft: %w", err)
 	}
@@ -182,6 +193,9 @@ func explore(body func(), opts []Option) (Result, error) {
 	for _, f := range rep.Bugs {
 		res.Bugs = append(res.Bugs, reproduce(body, prog, f, c, conc.Config))
 	}
+	if ck != nil && ck.interrupted.Load() && !res.Exhaustive {
+		return res, fmt.Errorf("weft: interrupted after %d executions; run again with the checkpoint %s to resume", res.Executions, c.checkpoint)
+	}
 	return res, nil
 }
 
@@ -189,7 +203,8 @@ func explore(body func(), opts []Option) (Result, error) {
 // the queries the solvers answered and their time. One worker and no
 // shard, or an engine that does not split, is one driver; the other
 // workers have solvers of their own.
-func run(body func(), cfg runtime.Config, c *config, conc *concolicSetup) (rep *runtime.Report, calls int, spent time.Duration, err error) {
+// With ck, the exploration is checkpointed, with any number of workers.
+func run(body func(), cfg runtime.Config, c *config, conc *concolicSetup, ck *checkpoint) (rep *runtime.Report, calls int, spent time.Duration, err error) {
 	workers := c.workers
 	switch {
 	case c.maxExecutions > 0:
@@ -199,7 +214,7 @@ func run(body func(), cfg runtime.Config, c *config, conc *concolicSetup) (rep *
 		workers = goruntime.GOMAXPROCS(0)
 	}
 	_, splits := cfg.Engine.(engine.Splitter)
-	if !splits || workers == 1 && c.shards <= 1 {
+	if ck == nil && (!splits || workers == 1 && c.shards <= 1) {
 		rep = runtime.Run(body, cfg)
 		calls, spent = conc.stats()
 		return rep, calls, spent, nil
@@ -219,7 +234,14 @@ func run(body func(), cfg runtime.Config, c *config, conc *concolicSetup) (rep *
 		setups = append(setups, s)
 		solvers = append(solvers, s.Solver)
 	}
-	rep = parallel.Run(body, parallel.Config{Runtime: cfg, Solvers: solvers, Shard: c.shard, Shards: c.shards})
+	pc := parallel.Config{Runtime: cfg, Solvers: solvers, Shard: c.shard, Shards: c.shards}
+	if ck != nil {
+		if rep, err = parallel.RunCheckpoint(body, pc, ck.config(c)); err != nil {
+			return nil, 0, 0, fmt.Errorf("WithCheckpoint: %s: %w", c.checkpoint, err)
+		}
+	} else {
+		rep = parallel.Run(body, pc)
+	}
 	for _, s := range setups {
 		n, d := s.stats()
 		calls += n

@@ -1,0 +1,94 @@
+package weft
+
+import (
+	"fmt"
+	"os"
+	"os/signal"
+	"sync/atomic"
+	"time"
+
+	"weft.dev/weft/internal/parallel"
+)
+
+// checkpointInterval is the least time between two writes of a
+// checkpoint while the exploration runs: a part done is worth a write,
+// but not a thousand of them a second.
+const checkpointInterval = 10 * time.Second
+
+// checkpoint is the checkpoint of a running check (WithCheckpoint).
+type checkpoint struct {
+	file        string
+	fingerprint string
+	resume      *parallel.State
+	// interrupted is set by an interrupt (SIGINT) or by c.stopAfter: the
+	// exploration stops at its next execution.
+	interrupted atomic.Bool
+	signals     chan os.Signal
+	done        chan struct{}
+}
+
+// openCheckpoint reads c's checkpoint file, if there is one, checks that
+// it is of this check, and listens for interrupts until close. prog
+// names the body (programName).
+func openCheckpoint(c *config, prog string) (*checkpoint, error) {
+	ck := &checkpoint{file: c.checkpoint, fingerprint: fingerprint(c, prog)}
+	s, err := parallel.ReadState(c.checkpoint)
+	if err != nil {
+		return nil, err
+	}
+	if s != nil && s.Fingerprint != ck.fingerprint {
+		return nil, fmt.Errorf("%s is the checkpoint of another exploration (%s), not of this exploration (%s): remove it to start afresh", c.checkpoint, s.Fingerprint, ck.fingerprint)
+	}
+	ck.resume = s
+	ck.signals = make(chan os.Signal, 1)
+	ck.done = make(chan struct{})
+	signal.Notify(ck.signals, os.Interrupt)
+	go func() {
+		select {
+		case <-ck.signals:
+			ck.interrupted.Store(true)
+		case <-ck.done:
+		}
+	}()
+	return ck, nil
+}
+
+// close stops listening for interrupts: the next one ends the process
+// as it would have without the check.
+func (ck *checkpoint) close() {
+	signal.Stop(ck.signals)
+	close(ck.done)
+}
+
+// fingerprint identifies the exploration of a check: the check, the
+// body, the engine and the options that change the exploration. The
+// options that only cut it short (WithTimeout, WithMaxExecutions) or
+// share it out (WithWorkers) do not.
+func fingerprint(c *config, prog string) string {
+	f := fmt.Sprintf("check %q, body at %s, engine %s, solver %s, max steps %d, all bugs %v", c.name, prog, c.engine, c.solver, c.maxSteps, c.allBugs)
+	if c.shards > 1 {
+		f += fmt.Sprintf(", shard %d/%d", c.shard, c.shards)
+	}
+	if d := c.domain; d != nil {
+		f += fmt.Sprintf(", domain %d..%d", d[0], d[1])
+	}
+	return f
+}
+
+// config returns the parallel package's configuration of the checkpoint.
+func (ck *checkpoint) config(c *config) parallel.Checkpoint {
+	return parallel.Checkpoint{
+		Resume:   ck.resume,
+		Interval: checkpointInterval,
+		Save: func(s *parallel.State) error {
+			s.Fingerprint = ck.fingerprint
+			return parallel.WriteState(ck.file, s)
+		},
+		Stop: func(n int64) bool {
+			if c.stopAfter > 0 && n >= c.stopAfter {
+				ck.interrupted.Store(true)
+			}
+			return ck.interrupted.Load()
+		},
+	}
+}

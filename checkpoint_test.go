@@ -1,0 +1,139 @@
+package weft_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	gosync "sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+
+	"weft.dev/weft"
+	"weft.dev/weft/bench"
+	"weft.dev/weft/sync"
+)
+
+// counters is a program without bugs: n goroutines increment a counter
+// under a mutex.
+func counters(n int) func() {
+	return func() {
+		var mu sync.Mutex
+		var x weft.Var[int]
+		inc := func() {
+			mu.Lock()
+			x.Store(x.Load() + 1)
+			mu.Unlock()
+		}
+		var gs []*weft.Goroutine
+		for range n - 1 {
+			gs = append(gs, weft.Go(inc))
+		}
+		inc()
+		for _, g := range gs {
+			g.Join()
+		}
+	}
+}
+
+// TestCheckpoint checks that a check stopped after k executions, for k
+// from the first to the last, with WithCheckpoint, and run again with the
+// same file, ends with the result of a check never stopped; and that a
+// checkpoint of a finished check gives its result again.
+func TestCheckpoint(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		body   func()
+		engine string
+	}{
+		{"counters(6)", counters(6), "condpor"},
+		{"lost updates(4)", lostUpdates(4), "dfs"},
+		{"TreiberStack(2,2)", bench.TreiberStack(2, 2, false), "condpor"},
+		{"Counter(2)", bench.Counter(2, true), "dfs"},
+		{"FibBench", bench.FibBench(false), "condpor"},
+	} {
+		whole, err := weft.Explore(c.body, weft.WithEngine(c.engine), weft.WithWorkers(1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := outcome(whole)
+		for _, workers := range []int{1, 2} {
+			for _, k := range []int64{1, int64(whole.Executions) / 2, int64(whole.Executions) - 1, int64(whole.Executions)} {
+				file := filepath.Join(t.TempDir(), "ckpt")
+				opts := []weft.Option{weft.WithEngine(c.engine), weft.WithWorkers(workers), weft.WithCheckpoint(file)}
+				first, err := weft.Explore(c.body, append(opts, weft.StopAfter(max(k, 1)))...)
+				if err != nil && !strings.Contains(err.Error(), "interrupted after") || err == nil && !first.Exhaustive && len(first.Bugs) == 0 {
+					t.Errorf("%s, %d workers, stopped at %d: exhaustive %v, error %v", c.name, workers, k, first.Exhaustive, err)
+				}
+				for run := range 2 {
+					got, err := weft.Explore(c.body, opts...)
+					if err != nil || outcome(got) != want {
+						t.Errorf("%s, %d workers, stopped at %d, run %d after: %v\n%s\nwant (never stopped):\n%s", c.name, workers, k, run+1, err, outcome(got), want)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestCheckpointInterrupt checks that an interrupt (SIGINT) stops a
+// check with a checkpoint, which fails saying so, and that the check run
+// again resumes from it.
+func TestCheckpointInterrupt(t *testing.T) {
+	body := bench.Counter(2, true)
+	whole, err := weft.Explore(body, weft.WithEngine("dfs"), weft.WithWorkers(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(t.TempDir(), "ckpt")
+	var runs atomic.Int64
+	var once gosync.Once
+	interrupting := func() {
+		if runs.Add(1) == int64(whole.Executions)/2 {
+			once.Do(func() { syscall.Kill(os.Getpid(), syscall.SIGINT) })
+		}
+		body()
+	}
+	opts := []weft.Option{weft.WithEngine("dfs"), weft.WithWorkers(2), weft.WithCheckpoint(file)}
+	first, err := weft.Explore(interrupting, opts...)
+	if err == nil || !strings.Contains(err.Error(), "interrupted after") || first.Exhaustive {
+		t.Fatalf("interrupted: exhaustive %v, error %v; want an interrupted error", first.Exhaustive, err)
+	}
+	got, err := weft.Explore(interrupting, opts...)
+	if err != nil || got.Executions != whole.Executions || got.Complete != whole.Complete || got.Blocked != whole.Blocked || !got.Exhaustive {
+		t.Errorf("resumed: %v, %v; want %v", outcome(got), err, outcome(whole))
+	}
+}
+
+// TestCheckpointErrors checks that a checkpoint that is not the check's,
+// or not a checkpoint, and an engine that cannot checkpoint, are errors
+// that say so.
+func TestCheckpointErrors(t *testing.T) {
+	dir := t.TempDir()
+	ckpt := filepath.Join(dir, "ckpt")
+	if _, err := weft.Explore(counters(3), weft.WithCheckpoint(ckpt), weft.StopAfter(1)); err != nil && !strings.Contains(err.Error(), "interrupted") {
+		t.Fatal(err)
+	}
+	junk := filepath.Join(dir, "junk")
+	if err := os.WriteFile(junk, []byte("not json"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		body func()
+		opts []weft.Option
+		want string
+	}{
+		{"another engine", counters(3), []weft.Option{weft.WithEngine("dfs"), weft.WithCheckpoint(ckpt)}, "not of this exploration"},
+		{"another body", counters(4), []weft.Option{weft.WithCheckpoint(ckpt)}, "not of this exploration"},
+		{"WithAllBugs", counters(3), []weft.Option{weft.WithAllBugs(), weft.WithCheckpoint(ckpt)}, "not of this exploration"},
+		{"not a checkpoint", counters(3), []weft.Option{weft.WithCheckpoint(junk)}, "not a checkpoint of weft"},
+		{"random", counters(3), []weft.Option{weft.WithEngine("random"), weft.WithCheckpoint(ckpt)}, "the engine random cannot checkpoint"},
+		{"sdpor", counters(3), []weft.Option{weft.WithEngine("sdpor"), weft.WithCheckpoint(ckpt)}, "the engine sdpor cannot checkpoint"},
+	} {
+		_, err := weft.Explore(c.body, c.opts...)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: error %v, want one that says %q", c.name, err, c.want)
+		}
+	}
+}
