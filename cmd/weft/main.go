@@ -39,6 +39,11 @@
 //	                   engines other than condpor and dfs use one)
 //	-shard i/n         explore shard i of n of each check: the shards are
 //	                   disjoint and together the whole exploration
+//	-checkpoint file   keep a checkpoint of the exploration in file, written
+//	                   as parts of it are done and when the check stops (its
+//	                   -timeout, an interrupt): run again with the same file,
+//	                   the check resumes from it (one check per file: select
+//	                   it with -run; engines condpor and dfs)
 //	-run regexp, -v    passed to go test, as are the flags after --
 //
 // A package whose tests do not import weft is checked as it is written:
@@ -53,7 +58,7 @@
 //
 // The flags set the environment variables that weft.Check reads
 // (WEFT_ENGINE, WEFT_MAX_EXECUTIONS, WEFT_TIMEOUT, WEFT_MAX_STEPS, WEFT_SEED,
-// WEFT_REPLAY, WEFT_PROGRESS, WEFT_WORKERS, WEFT_SHARD), so a test runs the same under weft test as under go test
+// WEFT_REPLAY, WEFT_PROGRESS, WEFT_WORKERS, WEFT_SHARD, WEFT_CHECKPOINT), so a test runs the same under weft test as under go test
 // with those variables. For -json and -graph, the test binaries append a
 // JSON record of every check to a temporary file named by WEFT_JSON; weft
 // test prints the records and draws the graph of the first bug from its

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -23,12 +24,14 @@ import (
 
 // testConfig is what the flags of weft test say.
 type testConfig struct {
-	env      []string // WEFT_* settings for the test binaries
-	goArgs   []string // for go test, after "test"
-	pkgs     []string // the packages, as given
-	graph    string
-	json     bool
-	progress bool
+	env    []string // WEFT_* settings for the test binaries
+	goArgs []string // for go test, after "test"
+	pkgs   []string // the packages, as given
+	graph  string
+	// checkpoint says that the checks keep a checkpoint (-checkpoint).
+	checkpoint bool
+	json       bool
+	progress   bool
 }
 
 // parseTest parses the arguments of weft test. Flags may come before and
@@ -52,6 +55,7 @@ func parseTest(args []string, stderr io.Writer) (*testConfig, error) {
 	replay := fs.String("replay", "", "rerun exactly the execution of a bug's `token`")
 	workers := fs.Int("workers", 0, "explore each check with `n` workers (default GOMAXPROCS)")
 	shard := fs.String("shard", "", "explore shard `i/n` of each check (0 <= i < n); weft merge sums the -json results of the shards")
+	checkpoint := fs.String("checkpoint", "", "keep a checkpoint of the check's exploration in `file`, and resume from it (select one check with -run)")
 	c := &testConfig{}
 	fs.BoolVar(&c.progress, "progress", false, "show the progress of the explorations")
 	fs.StringVar(&c.graph, "graph", "", "write the execution graph of the first bug to `file` (.html or .dot)")
@@ -103,6 +107,15 @@ func parseTest(args []string, stderr io.Writer) (*testConfig, error) {
 			return nil, fmt.Errorf("-shard %s: %w", *shard, err)
 		}
 		c.env = append(c.env, "WEFT_SHARD="+*shard)
+	}
+	if set["checkpoint"] {
+		// The test binaries run in their packages' directories.
+		abs, err := filepath.Abs(*checkpoint)
+		if err != nil || *checkpoint == "" {
+			return nil, fmt.Errorf("-checkpoint %q: not a file name", *checkpoint)
+		}
+		c.env = append(c.env, "WEFT_CHECKPOINT="+abs)
+		c.checkpoint = true
 	}
 	if set["seed"] {
 		c.env = append(c.env, "WEFT_SEED="+strconv.FormatUint(*seed, 10))
@@ -288,6 +301,13 @@ func test(args []string, stdout, stderr io.Writer) int {
 		cmd.Stdout = stderr
 	}
 	status := 0
+	if c.checkpoint {
+		// An interrupt reaches the test binary too, which writes its
+		// checkpoint and ends: wait for it, and for go test's output.
+		ch := make(chan os.Signal, 1)
+		signal.Notify(ch, os.Interrupt)
+		defer signal.Stop(ch)
+	}
 	err = cmd.Run()
 	stopFollowing()
 	if err != nil {
