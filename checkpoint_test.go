@@ -3,11 +3,13 @@ package weft_test
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	gosync "sync"
 	"sync/atomic"
 	"syscall"
 	"testing"
+	"time"
 
 	"weft.dev/weft"
 	"weft.dev/weft/bench"
@@ -135,5 +137,64 @@ func TestCheckpointErrors(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: error %v, want one that says %q", c.name, err, c.want)
 		}
+	}
+}
+
+// TestCheckpointTimeout checks that checks cut short by their timeout,
+// each run again with the checkpoint, end with the result of one check
+// never cut.
+func TestCheckpointTimeout(t *testing.T) {
+	body := bench.Counter(2, true)
+	whole, err := weft.Explore(body, weft.WithEngine("dfs"), weft.WithWorkers(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(t.TempDir(), "ckpt")
+	cut := 0
+	for run := 0; ; run++ {
+		if run == 100 {
+			t.Fatalf("not over after %d runs of 20ms", run)
+		}
+		got, err := weft.Explore(body, weft.WithEngine("dfs"), weft.WithWorkers(2), weft.WithTimeout(20*time.Millisecond), weft.WithCheckpoint(file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Exhaustive {
+			if outcome(got) != outcome(whole) {
+				t.Errorf("after %d runs cut short: %s, want %s", cut, outcome(got), outcome(whole))
+			}
+			break
+		}
+		cut++
+	}
+	if cut == 0 {
+		t.Errorf("the first run of %d executions took less than its 20ms timeout", whole.Executions)
+	}
+}
+
+// TestCheckpointShards checks that each shard, stopped and resumed from
+// its own checkpoint, gives its part: the shards add up to the whole.
+func TestCheckpointShards(t *testing.T) {
+	body := bench.Counter(2, true)
+	opts := []weft.Option{weft.WithEngine("dfs"), weft.WithWorkers(2)}
+	whole, err := weft.Explore(body, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const shards = 3
+	sum := 0
+	for i := range shards {
+		opts := append(slices.Clip(opts), weft.WithShard(i, shards), weft.WithCheckpoint(filepath.Join(t.TempDir(), "ckpt")))
+		if _, err := weft.Explore(body, append(opts, weft.StopAfter(int64(whole.Executions)/shards/2))...); err == nil || !strings.Contains(err.Error(), "interrupted after") {
+			t.Errorf("shard %d, stopped: error %v", i, err)
+		}
+		got, err := weft.Explore(body, opts...)
+		if err != nil || !got.Exhaustive {
+			t.Fatalf("shard %d, resumed: %s, %v", i, outcome(got), err)
+		}
+		sum += got.Executions
+	}
+	if sum != whole.Executions {
+		t.Errorf("shards resumed: %d executions, want %d", sum, whole.Executions)
 	}
 }
