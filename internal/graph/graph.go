@@ -125,6 +125,26 @@ type Loc struct {
 	Kind  event.ObjKind
 	Co    []Pos // writes in coherence order; Init is implicitly first
 	Reads []Pos // reads in the order they were added
+	// byRF is Reads split by the write read (ReadsOf), built when first
+	// asked for, kept up to date as reads are added and removed, and
+	// dropped when a read changes its write or the graph is cut back:
+	// the questions "who reads w" of every added event would otherwise
+	// scan every read of a location, quadratic in a long execution.
+	byRF map[Pos][]Pos
+}
+
+// ReadsOf returns the reads of location l that read w, in the order they
+// were added. The slice belongs to the graph: it must not be changed.
+func (g *Graph) ReadsOf(l int32, w Pos) []Pos {
+	loc := &g.Locs[l]
+	if loc.byRF == nil {
+		loc.byRF = make(map[Pos][]Pos)
+		for _, r := range loc.Reads {
+			rf := g.Ev(r).RF
+			loc.byRF[rf] = append(loc.byRF[rf], r)
+		}
+	}
+	return loc.byRF[w]
 }
 
 // Graph is an execution graph.
@@ -132,6 +152,10 @@ type Graph struct {
 	Threads []Thread
 	Locs    []Loc
 	Order   []Pos // Order[s] is the event with stamp s
+	// Choices are the Choice events in the order they were added: the
+	// selects and waits that each channel write may revisit, a few among
+	// many events.
+	Choices []Pos
 	slab    []int32
 }
 
@@ -295,12 +319,17 @@ func (g *Graph) Add(t int32, e Event, sync bool) Pos {
 	case Read:
 		l := g.Loc(ev.Loc)
 		l.Reads = append(l.Reads, p)
+		if l.byRF != nil {
+			l.byRF[ev.RF] = append(l.byRF[ev.RF], p)
+		}
 	case Spawn:
 		c := ev.Lab.Arg
 		for int(c) >= len(g.Threads) {
 			g.Threads = append(g.Threads, Thread{Spawn: Init})
 		}
 		g.Threads[c].Spawn = p
+	case Choice:
+		g.Choices = append(g.Choices, p)
 	}
 	return p
 }
@@ -338,6 +367,9 @@ func (g *Graph) computeViews(p Pos, sync bool) {
 func (g *Graph) SetRF(p, w Pos, sync bool) {
 	ev := g.Ev(p)
 	ev.RF = w
+	if ev.Kind == Read {
+		g.Locs[ev.Loc].byRF = nil
+	}
 	g.computeViews(p, sync)
 }
 
@@ -392,11 +424,16 @@ func (g *Graph) dropFromLoc(p Pos, ev *Event) {
 	case Read:
 		l := &g.Locs[ev.Loc]
 		l.Reads = remove(l.Reads, p)
+		if rs, ok := l.byRF[ev.RF]; ok {
+			l.byRF[ev.RF] = remove(rs, p)
+		}
 	case Write:
 		l := &g.Locs[ev.Loc]
 		l.Co = remove(l.Co, p)
 	case Spawn:
 		g.Threads[ev.Lab.Arg].Spawn = Init
+	case Choice:
+		g.Choices = remove(g.Choices, p)
 	}
 }
 
@@ -423,10 +460,12 @@ func (g *Graph) CutToStamp(s int32) {
 		th.Events = th.Events[:n]
 	}
 	g.Order = g.Order[:s+1]
+	g.Choices = g.keep(g.Choices)
 	for l := range g.Locs {
 		loc := &g.Locs[l]
 		loc.Co = g.keep(loc.Co)
 		loc.Reads = g.keep(loc.Reads)
+		loc.byRF = nil
 	}
 	for t := range g.Threads {
 		if sp := g.Threads[t].Spawn; sp != Init && !g.Has(sp) {
@@ -491,11 +530,15 @@ func (g *Graph) CopyInto(c *Graph, v []int32) *Graph {
 		}
 	}
 	c.Order = resize(c.Order, 0)
+	c.Choices = resize(c.Choices, 0)
 	for _, p := range g.Order {
 		if in(p) {
 			ev := c.Ev(p)
 			ev.Stamp = int32(len(c.Order))
 			c.Order = append(c.Order, p)
+			if ev.Kind == Choice {
+				c.Choices = append(c.Choices, p)
+			}
 			ev.View = c.cloneView(ev.View)
 			ev.HB = c.cloneView(ev.HB)
 		}
@@ -504,6 +547,7 @@ func (g *Graph) CopyInto(c *Graph, v []int32) *Graph {
 		dst := &c.Locs[l]
 		dst.Kind = g.Locs[l].Kind
 		dst.Co, dst.Reads = dst.Co[:0], dst.Reads[:0]
+		dst.byRF = nil
 		for _, p := range g.Locs[l].Co {
 			if in(p) {
 				dst.Co = append(dst.Co, p)

@@ -431,9 +431,9 @@ func (e *Engine) options(v view, o *cop, variants bool, base []int32, dst []opti
 // location ended (taken or withdrawn), may be read open by an operation
 // with porf view base: the update can be revisited and is not seen.
 func (e *Engine) stealable(g *graph.Graph, p graph.Pos, base []int32) bool {
-	for _, r := range g.Locs[g.Ev(p).Loc].Reads {
-		if rev := g.Ev(r); rev.RF == p && writesAfter(g, r) {
-			return rev.Revisitable && !graph.InView(base, r)
+	for _, r := range g.ReadsOf(g.Ev(p).Loc, p) {
+		if writesAfter(g, r) {
+			return g.Ev(r).Revisitable && !graph.InView(base, r)
 		}
 	}
 	return false
@@ -577,9 +577,8 @@ func (e *Engine) chanReadable(g *graph.Graph, loc int32, w graph.Pos, rmw bool, 
 	if !rmw {
 		return true
 	}
-	for _, r := range g.Locs[loc].Reads {
-		rev := g.Ev(r)
-		if rev.RF == w && writesAfter(g, r) && (!rev.Revisitable || graph.InView(base, r)) {
+	for _, r := range g.ReadsOf(loc, w) {
+		if writesAfter(g, r) && (!g.Ev(r).Revisitable || graph.InView(base, r)) {
 			return false
 		}
 	}
@@ -624,8 +623,8 @@ func (b *builder) finish() buildStatus {
 	var conflicts []int32
 	for _, pw := range b.writes {
 		loc := g.Ev(pw.r.p).Loc
-		for _, o := range g.Locs[loc].Reads {
-			if o != pw.r.p && g.Ev(o).RF == pw.r.rf && writesAfter(g, o) {
+		for _, o := range g.ReadsOf(loc, pw.r.rf) {
+			if o != pw.r.p && writesAfter(g, o) {
 				st = conflict
 				conflicts = append(conflicts, loc)
 			}

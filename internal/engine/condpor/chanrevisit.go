@@ -296,9 +296,12 @@ func (e *Engine) choiceRevisits(f *frame, w graph.Pos) {
 	}
 	wv := g.Ev(opLast(g, w)).View
 	limit, _ := conflictLimit(g, w)
-	for _, p := range g.Order[:limit] {
+	for _, p := range g.Choices {
 		ev := g.Ev(p)
-		if ev.Kind != graph.Choice || !isChan(ev.Lab.Kind) || ev.Outcome == forcedMark || p.T == w.T ||
+		if ev.Stamp >= limit {
+			break
+		}
+		if !isChan(ev.Lab.Kind) || ev.Outcome == forcedMark || p.T == w.T ||
 			graph.InView(wv, p) || !ev.Revisitable || !ev.AddedMax {
 			continue
 		}

@@ -809,8 +809,8 @@ func (e *Engine) coherent(g *graph.Graph, loc int32, base []int32) []graph.Pos {
 			split = i
 			break
 		}
-		for _, r := range g.Locs[loc].Reads {
-			if g.Ev(r).RF == co[i] && graph.InView(base, r) {
+		for _, r := range g.ReadsOf(loc, co[i]) {
+			if graph.InView(base, r) {
 				split = i
 				break
 			}
@@ -860,9 +860,8 @@ func (e *Engine) readable(g *graph.Graph, l *event.Label, t int32, p graph.Pos, 
 	if _, writes, _ := l.UpdateAlt(v, 0); !writes {
 		return true
 	}
-	for _, r := range g.Locs[loc].Reads {
-		rev := g.Ev(r)
-		if rev.RF == w && writesAfter(g, r) && (!rev.Revisitable || graph.InView(base, r)) {
+	for _, r := range g.ReadsOf(loc, w) {
+		if writesAfter(g, r) && (!g.Ev(r).Revisitable || graph.InView(base, r)) {
 			return false
 		}
 	}
@@ -911,8 +910,8 @@ func (e *Engine) placements(g *graph.Graph, loc int32, base []int32) []graph.Pos
 	out := cands[:0]
 	for _, w := range cands {
 		taken := false
-		for _, r := range g.Locs[loc].Reads {
-			if rev := g.Ev(r); rev.RF == w && writesAfter(g, r) {
+		for _, r := range g.ReadsOf(loc, w) {
+			if writesAfter(g, r) {
 				taken = true
 				break
 			}

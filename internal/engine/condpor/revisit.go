@@ -84,9 +84,9 @@ func conflicts(g *graph.Graph, wp graph.Pos) int32 {
 	limit := int32(len(g.Order))
 	rp, _ := opPart(g, wp, graph.Read, loc)
 	src := g.Ev(rp).RF
-	for _, r := range g.Locs[loc].Reads {
-		if rev := g.Ev(r); r != rp && rev.RF == src && writesAfter(g, r) {
-			s := rev.Stamp
+	for _, r := range g.ReadsOf(loc, src) {
+		if r != rp && writesAfter(g, r) {
+			s := g.Ev(r).Stamp
 			if x, ok := opPart(g, r, graph.Write, loc); ok {
 				s = g.Ev(x).Stamp
 			}
@@ -102,8 +102,8 @@ func rivalReads(g *graph.Graph, wp graph.Pos, dst []graph.Pos) []graph.Pos {
 	loc := g.Ev(wp).Loc
 	rp, _ := opPart(g, wp, graph.Read, loc)
 	src := g.Ev(rp).RF
-	for _, r := range g.Locs[loc].Reads {
-		if rev := g.Ev(r); r != rp && rev.RF == src && writesAfter(g, r) {
+	for _, r := range g.ReadsOf(loc, src) {
+		if r != rp && writesAfter(g, r) {
 			dst = append(dst, r)
 		}
 	}
@@ -119,8 +119,8 @@ func (e *Engine) seesLater(g *graph.Graph, loc int32, r, w graph.Pos) bool {
 		if graph.InView(view, co[i]) {
 			return true
 		}
-		for _, rr := range g.Locs[loc].Reads {
-			if rr != r && g.Ev(rr).RF == co[i] && graph.InView(view, rr) {
+		for _, rr := range g.ReadsOf(loc, co[i]) {
+			if rr != r && graph.InView(view, rr) {
 				return true
 			}
 		}
@@ -315,8 +315,8 @@ func (e *Engine) complete(f *frame, r graph.Pos, changed bool) bool {
 	if !g.Acyclic(w) {
 		return false
 	}
-	for _, o := range g.Locs[ev.Loc].Reads {
-		if oev := g.Ev(o); o != r && oev.RF == ev.RF && writesAfter(g, o) {
+	for _, o := range g.ReadsOf(ev.Loc, ev.RF) {
+		if o != r && writesAfter(g, o) {
 			// Two updates read the same write: the revisits just pushed
 			// repair it; this graph is not an execution.
 			return false
