@@ -17,12 +17,16 @@ import (
 
 // runOnce runs the first execution of body and fails b unless it
 // completes.
-func runOnce(b *testing.B, body func()) {
+func runOnce(b *testing.B, body func()) { runFirst(b, body, 1) }
+
+// runFirst runs the first n executions of body and fails b unless they
+// all complete.
+func runFirst(b *testing.B, body func(), n int) {
 	b.Helper()
 	conc := concolicConfig(b)
-	rep := runtime.Run(body, runtime.Config{Engine: condpor.New(engine.Config{Concolic: conc}), Concolic: conc, MaxExecutions: 1, MaxSteps: 1 << 20})
-	if rep.Internal != "" || len(rep.Bugs) > 0 || rep.Complete != 1 {
-		b.Fatalf("%d complete, bugs %v, internal %q; want 1 complete", rep.Complete, rep.Bugs, rep.Internal)
+	rep := runtime.Run(body, runtime.Config{Engine: condpor.New(engine.Config{Concolic: conc}), Concolic: conc, MaxExecutions: n, MaxSteps: 1 << 20})
+	if rep.Internal != "" || len(rep.Bugs) > 0 || rep.Complete != n {
+		b.Fatalf("%d complete, bugs %v, internal %q; want %d complete", rep.Complete, rep.Bugs, rep.Internal, n)
 	}
 }
 
@@ -62,28 +66,43 @@ func BenchmarkSpinLoop(b *testing.B) {
 func BenchmarkManyGoroutines(b *testing.B) {
 	for _, n := range []int{250, 500, 1000} {
 		b.Run(strconv.Itoa(n), func(b *testing.B) {
-			body := func() {
-				var mu sync.Mutex
-				var cur weft.Var[int]
-				sem := weft.MakeChan[int](4)
-				gs := make([]*weft.Goroutine, n)
-				for i := range gs {
-					sem.Send(1)
-					gs[i] = weft.Go(func() {
-						mu.Lock()
-						cur.Store(cur.Load() + 1)
-						mu.Unlock()
-						sem.Recv()
-					})
-				}
-				for _, g := range gs {
-					g.Join()
-				}
-			}
+			body := limited(n)
 			for b.Loop() {
 				runOnce(b, body)
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/goroutine")
 		})
+	}
+}
+
+// BenchmarkManyGoroutinesRevisited is BenchmarkManyGoroutines for 1,000
+// goroutines, its first 20 executions: the later ones are revisits, which
+// copy the graph (x/sync's TestGoLimit).
+func BenchmarkManyGoroutinesRevisited(b *testing.B) {
+	body := limited(1000)
+	for b.Loop() {
+		runFirst(b, body, 20)
+	}
+}
+
+// limited is errgroup.SetLimit's pattern with n goroutines.
+func limited(n int) func() {
+	return func() {
+		var mu sync.Mutex
+		var cur weft.Var[int]
+		sem := weft.MakeChan[int](4)
+		gs := make([]*weft.Goroutine, n)
+		for i := range gs {
+			sem.Send(1)
+			gs[i] = weft.Go(func() {
+				mu.Lock()
+				cur.Store(cur.Load() + 1)
+				mu.Unlock()
+				sem.Recv()
+			})
+		}
+		for _, g := range gs {
+			g.Join()
+		}
 	}
 }
