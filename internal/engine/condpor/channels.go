@@ -337,27 +337,31 @@ func (e *Engine) options(v view, o *cop, variants bool, base []int32, dst []opti
 	// Offers, the latest first: those open, and with variants every offer
 	// an update took or withdrew that this operation may steal.
 	first := len(dst)
-	v.eachOffer(o.t, variants, func(p graph.Pos) {
-		open := v.open(p)
-		if !open && (!variants || !e.stealable(v.g, p, base)) {
-			return
-		}
-		for i, k := range o.op.Cases {
-			ci := e.info(v.g, k.Chan)
-			if ci == nil || ci.cap > 0 || k.Send && blocking {
-				continue
+	// Looking at the offer of every goroutine costs as much as there are
+	// goroutines, at every step of each: only for a case that can take one.
+	if e.takesOffers(v.g, o) {
+		v.eachOffer(o.t, variants, func(p graph.Pos) {
+			open := v.open(p)
+			if !open && (!variants || !e.stealable(v.g, p, base)) {
+				return
 			}
-			closedCh := v.closed(ci)
-			if closedCh && (!variants || graph.InView(base, v.last(ci.cl))) {
-				continue
-			}
-			for j, ok := range offerCases(v.g, p) {
-				if ok.Chan == k.Chan && ok.Send != k.Send {
-					dst = append(dst, option{out: chans.Outcome{Case: int32(i), With: p.T, WithCase: int32(j)}, offer: p, steal: !open, beforeClose: closedCh})
+			for i, k := range o.op.Cases {
+				ci := e.info(v.g, k.Chan)
+				if ci == nil || ci.cap > 0 || k.Send && blocking {
+					continue
+				}
+				closedCh := v.closed(ci)
+				if closedCh && (!variants || graph.InView(base, v.last(ci.cl))) {
+					continue
+				}
+				for j, ok := range offerCases(v.g, p) {
+					if ok.Chan == k.Chan && ok.Send != k.Send {
+						dst = append(dst, option{out: chans.Outcome{Case: int32(i), With: p.T, WithCase: int32(j)}, offer: p, steal: !open, beforeClose: closedCh})
+					}
 				}
 			}
-		}
-	})
+		})
+	}
 	slices.SortStableFunc(dst[first:], func(a, b option) int {
 		if a.plain() != b.plain() {
 			if a.plain() {
@@ -425,6 +429,18 @@ func (e *Engine) options(v view, o *cop, variants bool, base []int32, dst []opti
 		}
 	}
 	return dst
+}
+
+// takesOffers reports whether a case of o can take an offer: a receive, or
+// a send that does not wait, on an unbuffered channel.
+func (e *Engine) takesOffers(g *graph.Graph, o *cop) bool {
+	blocking := o.op.Blocking()
+	for _, k := range o.op.Cases {
+		if ci := e.info(g, k.Chan); ci != nil && ci.cap == 0 && !(k.Send && blocking) {
+			return true
+		}
+	}
+	return false
 }
 
 // stealable reports whether the offer at p, which an update of its
