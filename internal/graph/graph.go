@@ -10,7 +10,9 @@
 package graph
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"strings"
 
 	"weft.dev/weft/internal/event"
@@ -109,8 +111,10 @@ type Event struct {
 	Alts    int32 // how many outcomes there are
 	// View holds, for each goroutine t, the index of the last event of t
 	// that is porf-before this event (the event itself included), -1 for
-	// none. HB is the same for happens-before: porf without the
-	// reads-from edges of plain Var accesses.
+	// none; goroutines beyond its length have none. HB is the same for
+	// happens-before: porf without the reads-from edges of plain Var
+	// accesses. Views are never changed once made: copies of the graph
+	// share them.
 	View, HB []int32
 }
 
@@ -125,26 +129,138 @@ type Loc struct {
 	Kind  event.ObjKind
 	Co    []Pos // writes in coherence order; Init is implicitly first
 	Reads []Pos // reads in the order they were added
-	// byRF is Reads split by the write read (ReadsOf), built when first
-	// asked for, kept up to date as reads are added and removed, and
-	// dropped when a read changes its write or the graph is cut back:
-	// the questions "who reads w" of every added event would otherwise
-	// scan every read of a location, quadratic in a long execution.
-	byRF map[Pos][]Pos
+	// byRF is Reads sorted by the write read and then in the order added,
+	// byThread by goroutine and program order, coByThread is Co sorted
+	// likewise: the reads of a write (ReadsOf), and the reads and the
+	// writes that are not porf-before an event (ReadsNotIn, WritesNotIn:
+	// few in a long execution), are runs of them, found by binary search
+	// rather than by scanning every access of the location. They are
+	// built when first asked for, kept sorted as events are added and
+	// removed, and rebuilt, in the arrays they had, after a read changes
+	// its write or the graph is cut back.
+	byRF, byThread, coByThread []Pos
+	indexed, coIndexed         bool
+}
+
+// comparePos orders positions by goroutine, then program order.
+func comparePos(a, b Pos) int {
+	if c := cmp.Compare(a.T, b.T); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.I, b.I)
+}
+
+// index returns location l with byRF and byThread built.
+func (g *Graph) index(l int32) *Loc {
+	loc := &g.Locs[l]
+	if !loc.indexed {
+		loc.byRF = append(loc.byRF[:0], loc.Reads...)
+		slices.SortStableFunc(loc.byRF, func(a, b Pos) int { return comparePos(g.Ev(a).RF, g.Ev(b).RF) })
+		loc.byThread = append(loc.byThread[:0], loc.Reads...)
+		slices.SortFunc(loc.byThread, comparePos)
+		loc.indexed = true
+	}
+	return loc
+}
+
+// rfRun returns the bounds of the run of byRF that reads w.
+func (g *Graph) rfRun(byRF []Pos, w Pos) (i, j int) {
+	i, _ = slices.BinarySearchFunc(byRF, w, func(r, w Pos) int { return comparePos(g.Ev(r).RF, w) })
+	j = i
+	for j < len(byRF) && g.Ev(byRF[j]).RF == w {
+		j++
+	}
+	return i, j
 }
 
 // ReadsOf returns the reads of location l that read w, in the order they
-// were added. The slice belongs to the graph: it must not be changed.
+// were added. The slice belongs to the graph: it must not be changed, and
+// holds until the graph changes.
 func (g *Graph) ReadsOf(l int32, w Pos) []Pos {
+	rs := g.index(l).byRF
+	i, j := g.rfRun(rs, w)
+	return rs[i:j:j]
+}
+
+// scanned is the number of accesses up to which a location's are scanned
+// rather than indexed: the index costs more than it saves on the short
+// executions of most tests.
+const scanned = 32
+
+// ReadsNotIn appends to dst the reads of location l that are not in view
+// v, in the order they were added, and returns it.
+func (g *Graph) ReadsNotIn(l int32, v []int32, dst []Pos) []Pos {
+	if reads := g.Locs[l].Reads; len(reads) <= scanned {
+		for _, r := range reads {
+			if !InView(v, r) {
+				dst = append(dst, r)
+			}
+		}
+		return dst
+	}
+	start := len(dst)
+	dst = appendNotIn(dst, g.index(l).byThread, v)
+	slices.SortFunc(dst[start:], func(a, b Pos) int { return cmp.Compare(g.Ev(a).Stamp, g.Ev(b).Stamp) })
+	return dst
+}
+
+// WritesNotIn appends to dst the writes of location l that are not in
+// view v, in coherence order, and returns it.
+func (g *Graph) WritesNotIn(l int32, v []int32, dst []Pos) []Pos {
 	loc := &g.Locs[l]
-	if loc.byRF == nil {
-		loc.byRF = make(map[Pos][]Pos)
-		for _, r := range loc.Reads {
-			rf := g.Ev(r).RF
-			loc.byRF[rf] = append(loc.byRF[rf], r)
+	if len(loc.Co) <= scanned {
+		for _, w := range loc.Co {
+			if !InView(v, w) {
+				dst = append(dst, w)
+			}
+		}
+		return dst
+	}
+	if !loc.coIndexed {
+		loc.coByThread = append(loc.coByThread[:0], loc.Co...)
+		slices.SortFunc(loc.coByThread, comparePos)
+		loc.coIndexed = true
+	}
+	if len(appendNotIn(nil, loc.coByThread, v)) == 0 {
+		return dst
+	}
+	// There are some: the coherence order says in which order.
+	for _, w := range loc.Co {
+		if !InView(v, w) {
+			dst = append(dst, w)
 		}
 	}
-	return loc.byRF[w]
+	return dst
+}
+
+// appendNotIn appends to dst the events of ps, sorted by comparePos,
+// that are not in view v: the end of each goroutine's run.
+func appendNotIn(dst, ps []Pos, v []int32) []Pos {
+	for len(ps) > 0 {
+		t := ps[0].T
+		end, _ := slices.BinarySearchFunc(ps, Pos{T: t + 1}, func(p, q Pos) int { return cmp.Compare(p.T, q.T) })
+		first := 0
+		if int(t) < len(v) {
+			first, _ = slices.BinarySearchFunc(ps[:end], v[t]+1, func(p Pos, i int32) int { return cmp.Compare(p.I, i) })
+		}
+		dst = append(dst, ps[first:end]...)
+		ps = ps[end:]
+	}
+	return dst
+}
+
+// insertSorted inserts p into ps, sorted by comparePos, and returns ps.
+func insertSorted(ps []Pos, p Pos) []Pos {
+	i, _ := slices.BinarySearchFunc(ps, p, comparePos)
+	return slices.Insert(ps, i, p)
+}
+
+// removeSorted removes p from ps, sorted by comparePos, and returns ps.
+func removeSorted(ps []Pos, p Pos) []Pos {
+	if i, ok := slices.BinarySearchFunc(ps, p, comparePos); ok {
+		return slices.Delete(ps, i, i+1)
+	}
+	return ps
 }
 
 // Graph is an execution graph.
@@ -258,8 +374,12 @@ func (g *Graph) CoIndex(l int32, w Pos) int {
 	if w.IsInit() {
 		return -1
 	}
-	for i, p := range g.Locs[l].Co {
-		if p == w {
+	// From the end: the writes asked about are mostly the latest ones
+	// (a new write goes after the last), and a long execution's
+	// coherence orders are long.
+	co := g.Locs[l].Co
+	for i := len(co) - 1; i >= 0; i-- {
+		if co[i] == w {
 			return i
 		}
 	}
@@ -276,7 +396,8 @@ func (g *Graph) CoMax(l int32) Pos {
 }
 
 // newView allocates a view of n entries from the graph's slab. Views of
-// existing events keep the slab arrays they were cut from when it grows.
+// existing events keep the slab arrays they were cut from when it grows,
+// and a slab is never reused: copies of the graph share its views.
 func (g *Graph) newView(n int) []int32 {
 	if len(g.slab)+n > cap(g.slab) {
 		g.slab = make([]int32, 0, max(1024, 2*n, 2*cap(g.slab)))
@@ -290,7 +411,7 @@ func (g *Graph) newView(n int) []int32 {
 	return v
 }
 
-// join makes dst (of len(g.Threads) entries) the union of dst and v.
+// join makes dst (at least as long as v) the union of dst and v.
 func join(dst, v []int32) {
 	for i, x := range v {
 		if x > dst[i] {
@@ -319,8 +440,11 @@ func (g *Graph) Add(t int32, e Event, sync bool) Pos {
 	case Read:
 		l := g.Loc(ev.Loc)
 		l.Reads = append(l.Reads, p)
-		if l.byRF != nil {
-			l.byRF[ev.RF] = append(l.byRF[ev.RF], p)
+		if l.indexed {
+			// p was added last: it goes at the end of its write's run.
+			_, j := g.rfRun(l.byRF, ev.RF)
+			l.byRF = slices.Insert(l.byRF, j, p)
+			l.byThread = insertSorted(l.byThread, p)
 		}
 	case Spawn:
 		c := ev.Lab.Arg
@@ -336,22 +460,36 @@ func (g *Graph) Add(t int32, e Event, sync bool) Pos {
 
 // computeViews sets the views of the event at p from its predecessors.
 func (g *Graph) computeViews(p Pos, sync bool) {
-	n := len(g.Threads)
 	ev := g.Ev(p)
-	view, hb := g.newView(n), g.newView(n)
 	var pred Pos
 	if p.I > 0 {
 		pred = Pos{T: p.T, I: p.I - 1}
 	} else {
 		pred = g.Threads[p.T].Spawn
 	}
+	var pe, src *Event
 	if !pred.IsInit() {
-		pe := g.Ev(pred)
+		pe = g.Ev(pred)
+	}
+	if (ev.Kind == Read || ev.Kind == Join) && !ev.RF.IsInit() {
+		src = g.Ev(ev.RF)
+	}
+	// The view reaches no goroutine beyond those its sources reach:
+	// an event of a program that starts goroutines one after the other
+	// needs far fewer entries than there are goroutines.
+	n := int(p.T) + 1
+	if pe != nil {
+		n = max(n, len(pe.View))
+	}
+	if src != nil {
+		n = max(n, len(src.View))
+	}
+	view, hb := g.newView(n), g.newView(n)
+	if pe != nil {
 		join(view, pe.View)
 		join(hb, pe.HB)
 	}
-	if (ev.Kind == Read || ev.Kind == Join) && !ev.RF.IsInit() {
-		src := g.Ev(ev.RF)
+	if src != nil {
 		join(view, src.View)
 		if sync || ev.Kind == Join {
 			join(hb, src.HB)
@@ -368,7 +506,7 @@ func (g *Graph) SetRF(p, w Pos, sync bool) {
 	ev := g.Ev(p)
 	ev.RF = w
 	if ev.Kind == Read {
-		g.Locs[ev.Loc].byRF = nil
+		g.Locs[ev.Loc].indexed = false
 	}
 	g.computeViews(p, sync)
 }
@@ -376,6 +514,15 @@ func (g *Graph) SetRF(p, w Pos, sync bool) {
 // InsertCo places write w in the coherence order of its location right
 // after pred (Init: first).
 func (g *Graph) InsertCo(w, pred Pos) {
+	g.insertCo(w, pred)
+	if l := &g.Locs[g.Ev(w).Loc]; l.coIndexed {
+		l.coByThread = insertSorted(l.coByThread, w)
+	}
+}
+
+// insertCo is InsertCo without the index, which a moved write is in
+// already.
+func (g *Graph) insertCo(w, pred Pos) {
 	l := g.Loc(g.Ev(w).Loc)
 	i := 0
 	if !pred.IsInit() {
@@ -392,7 +539,7 @@ func (g *Graph) MoveCo(w, pred Pos) {
 	l := &g.Locs[loc]
 	i := g.CoIndex(loc, w)
 	l.Co = append(l.Co[:i], l.Co[i+1:]...)
-	g.InsertCo(w, pred)
+	g.insertCo(w, pred)
 }
 
 // CoSucc returns the coherence successor of w (Init included) at l, and
@@ -424,12 +571,16 @@ func (g *Graph) dropFromLoc(p Pos, ev *Event) {
 	case Read:
 		l := &g.Locs[ev.Loc]
 		l.Reads = remove(l.Reads, p)
-		if rs, ok := l.byRF[ev.RF]; ok {
-			l.byRF[ev.RF] = remove(rs, p)
+		if l.indexed {
+			l.byRF = remove(l.byRF, p)
+			l.byThread = removeSorted(l.byThread, p)
 		}
 	case Write:
 		l := &g.Locs[ev.Loc]
 		l.Co = remove(l.Co, p)
+		if l.coIndexed {
+			l.coByThread = removeSorted(l.coByThread, p)
+		}
 	case Spawn:
 		g.Threads[ev.Lab.Arg].Spawn = Init
 	case Choice:
@@ -465,7 +616,7 @@ func (g *Graph) CutToStamp(s int32) {
 		loc := &g.Locs[l]
 		loc.Co = g.keep(loc.Co)
 		loc.Reads = g.keep(loc.Reads)
-		loc.byRF = nil
+		loc.indexed, loc.coIndexed = false, false
 	}
 	for t := range g.Threads {
 		if sp := g.Threads[t].Spawn; sp != Init && !g.Has(sp) {
@@ -500,17 +651,11 @@ func (g *Graph) CopyInto(c *Graph, v []int32) *Graph {
 	c.Threads = resize(c.Threads, len(g.Threads))
 	c.Locs = resize(c.Locs, len(g.Locs))
 	in := func(p Pos) bool { return InView(v, p) }
-	total := 0
 	for t := range g.Threads {
 		c.Threads[t].Spawn = Init
-		if t < len(v) {
-			total += int(v[t]) + 1
-		}
 	}
-	c.slab = resize(c.slab, 0)
-	if n := 2*total*len(g.Threads) + 16; cap(c.slab) < n {
-		c.slab = make([]int32, 0, n)
-	}
+	// c's slab may hold views that graphs copied from c share.
+	c.slab = nil
 	for t := range g.Threads {
 		th := &g.Threads[t]
 		n := 0
@@ -539,15 +684,13 @@ func (g *Graph) CopyInto(c *Graph, v []int32) *Graph {
 			if ev.Kind == Choice {
 				c.Choices = append(c.Choices, p)
 			}
-			ev.View = c.cloneView(ev.View)
-			ev.HB = c.cloneView(ev.HB)
 		}
 	}
 	for l := range g.Locs {
 		dst := &c.Locs[l]
 		dst.Kind = g.Locs[l].Kind
 		dst.Co, dst.Reads = dst.Co[:0], dst.Reads[:0]
-		dst.byRF = nil
+		dst.indexed, dst.coIndexed = false, false
 		for _, p := range g.Locs[l].Co {
 			if in(p) {
 				dst.Co = append(dst.Co, p)
@@ -569,12 +712,6 @@ func resize[T any](s []T, n int) []T {
 		return s[:n]
 	}
 	return append(s[:cap(s)], make([]T, n-cap(s))...)
-}
-
-func (g *Graph) cloneView(v []int32) []int32 {
-	n := g.newView(len(g.Threads))
-	copy(n, v)
-	return n
 }
 
 // String renders the graph for debugging, in addition order.

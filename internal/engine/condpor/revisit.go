@@ -23,12 +23,13 @@ func (e *Engine) revisits(f *frame, w graph.Pos) {
 	// The revisiting operation is kept whole: the view of its last event.
 	view := g.Ev(opLast(g, w)).View
 	coMax := g.CoMax(loc) == w
-	reads := g.Locs[loc].Reads
+	// Those porf-before w, most of a long execution's, are not looked at.
+	reads := g.ReadsNotIn(loc, view, nil)
 	var chosen []graph.Pos // the selects and waits revisited
 	for i := len(reads) - 1; i >= 0; i-- {
 		r := reads[i]
 		rev := g.Ev(r)
-		if graph.InView(view, r) || !rev.Revisitable || !rev.AddedMax || rev.Forced || rev.Stamp >= limit {
+		if !rev.Revisitable || !rev.AddedMax || rev.Forced || rev.Stamp >= limit {
 			continue
 		}
 		if !coMax && e.seesLater(g, loc, r, w) {
@@ -407,7 +408,12 @@ func (e *Engine) keepChild(child *frame, ok bool) bool {
 // races with.
 func (e *Engine) race(g *graph.Graph, t, obj, loc int32, write bool) (*engine.Bug, []graph.Pos) {
 	_, hb := baseView(g, t)
-	ps := racing(g, t, loc, write, func(p graph.Pos) bool { return p.T != t && !graph.InView(hb, p) })
+	// The accesses not in hb, few in a long execution, indexed.
+	ps := g.WritesNotIn(loc, hb, nil)
+	if write {
+		ps = g.ReadsNotIn(loc, hb, ps)
+	}
+	ps = slices.DeleteFunc(ps, func(p graph.Pos) bool { return p.T == t })
 	if len(ps) == 0 {
 		return nil, nil
 	}
