@@ -238,15 +238,45 @@ func (g *Graph) WritesNotIn(l int32, v []int32, dst []Pos) []Pos {
 func appendNotIn(dst, ps []Pos, v []int32) []Pos {
 	for len(ps) > 0 {
 		t := ps[0].T
-		end, _ := slices.BinarySearchFunc(ps, Pos{T: t + 1}, func(p, q Pos) int { return cmp.Compare(p.T, q.T) })
-		first := 0
-		if int(t) < len(v) {
-			first, _ = slices.BinarySearchFunc(ps[:end], v[t]+1, func(p Pos, i int32) int { return cmp.Compare(p.I, i) })
+		end := runEnd(ps)
+		if int(t) >= len(v) {
+			dst = append(dst, ps[:end]...)
+		} else if ps[end-1].I > v[t] {
+			// The first not in v, by binary search: ps[lo] is in v or
+			// lo is -1, ps[hi] is not.
+			lo, hi := -1, end-1
+			for lo+1 < hi {
+				if mid := int(uint(lo+hi) >> 1); ps[mid].I > v[t] {
+					hi = mid
+				} else {
+					lo = mid
+				}
+			}
+			dst = append(dst, ps[hi:end]...)
 		}
-		dst = append(dst, ps[first:end]...)
 		ps = ps[end:]
 	}
 	return dst
+}
+
+// runEnd returns the length of the run of ps[0]'s goroutine at the start
+// of ps, sorted by comparePos, by galloping: the runs are often short (one
+// or two accesses each of many goroutines) and sometimes very long.
+func runEnd(ps []Pos) int {
+	t := ps[0].T
+	lo, hi := 0, 1 // ps[lo] is of t
+	for hi < len(ps) && ps[hi].T == t {
+		lo, hi = hi, 2*hi
+	}
+	hi = min(hi, len(ps)) // ps[hi] is not of t, or hi is len(ps)
+	for lo+1 < hi {
+		if mid := int(uint(lo+hi) >> 1); ps[mid].T == t {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return hi
 }
 
 // insertSorted inserts p into ps, sorted by comparePos, and returns ps.
