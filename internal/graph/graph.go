@@ -136,8 +136,9 @@ type Loc struct {
 	// few in a long execution), are runs of them, found by binary search
 	// rather than by scanning every access of the location. They are
 	// built when first asked for, kept sorted as events are added and
-	// removed, and rebuilt, in the arrays they had, after a read changes
-	// its write or the graph is cut back.
+	// removed, filtered as Reads and Co are when the graph is cut back or
+	// copied, and rebuilt, in the arrays they had, after a read changes
+	// its write.
 	byRF, byThread, coByThread []Pos
 	indexed, coIndexed         bool
 }
@@ -163,14 +164,38 @@ func (g *Graph) index(l int32) *Loc {
 	return loc
 }
 
-// rfRun returns the bounds of the run of byRF that reads w.
+// rfRun returns the bounds of the run of byRF that reads w. Its binary
+// searches, here and in searchPos, are written out: the generic ones,
+// with a closure, deepen the stack of the program's goroutines, on which
+// the engine runs, enough to make each of them grow it.
 func (g *Graph) rfRun(byRF []Pos, w Pos) (i, j int) {
-	i, _ = slices.BinarySearchFunc(byRF, w, func(r, w Pos) int { return comparePos(g.Ev(r).RF, w) })
-	j = i
+	lo, hi := 0, len(byRF) // byRF[:lo] reads writes before w, byRF[hi:] not
+	for lo < hi {
+		if mid := int(uint(lo+hi) >> 1); comparePos(g.Ev(byRF[mid]).RF, w) < 0 {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	j = lo
 	for j < len(byRF) && g.Ev(byRF[j]).RF == w {
 		j++
 	}
-	return i, j
+	return lo, j
+}
+
+// searchPos returns where p is, or would go, in ps, sorted by comparePos,
+// and whether it is there.
+func searchPos(ps []Pos, p Pos) (int, bool) {
+	lo, hi := 0, len(ps)
+	for lo < hi {
+		if mid := int(uint(lo+hi) >> 1); comparePos(ps[mid], p) < 0 {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	return lo, lo < len(ps) && ps[lo] == p
 }
 
 // ReadsOf returns the reads of location l that read w, in the order they
@@ -281,13 +306,13 @@ func runEnd(ps []Pos) int {
 
 // insertSorted inserts p into ps, sorted by comparePos, and returns ps.
 func insertSorted(ps []Pos, p Pos) []Pos {
-	i, _ := slices.BinarySearchFunc(ps, p, comparePos)
+	i, _ := searchPos(ps, p)
 	return slices.Insert(ps, i, p)
 }
 
 // removeSorted removes p from ps, sorted by comparePos, and returns ps.
 func removeSorted(ps []Pos, p Pos) []Pos {
-	if i, ok := slices.BinarySearchFunc(ps, p, comparePos); ok {
+	if i, ok := searchPos(ps, p); ok {
 		return slices.Delete(ps, i, i+1)
 	}
 	return ps
@@ -646,7 +671,13 @@ func (g *Graph) CutToStamp(s int32) {
 		loc := &g.Locs[l]
 		loc.Co = g.keep(loc.Co)
 		loc.Reads = g.keep(loc.Reads)
-		loc.indexed, loc.coIndexed = false, false
+		if loc.indexed {
+			loc.byRF = g.keep(loc.byRF)
+			loc.byThread = g.keep(loc.byThread)
+		}
+		if loc.coIndexed {
+			loc.coByThread = g.keep(loc.coByThread)
+		}
 	}
 	for t := range g.Threads {
 		if sp := g.Threads[t].Spawn; sp != Init && !g.Has(sp) {
@@ -719,20 +750,29 @@ func (g *Graph) CopyInto(c *Graph, v []int32) *Graph {
 	for l := range g.Locs {
 		dst := &c.Locs[l]
 		dst.Kind = g.Locs[l].Kind
-		dst.Co, dst.Reads = dst.Co[:0], dst.Reads[:0]
-		dst.indexed, dst.coIndexed = false, false
-		for _, p := range g.Locs[l].Co {
-			if in(p) {
-				dst.Co = append(dst.Co, p)
-			}
+		src := &g.Locs[l]
+		dst.Co = appendIn(dst.Co[:0], src.Co, v)
+		dst.Reads = appendIn(dst.Reads[:0], src.Reads, v)
+		dst.indexed, dst.coIndexed = src.indexed, src.coIndexed
+		if src.indexed {
+			dst.byRF = appendIn(dst.byRF[:0], src.byRF, v)
+			dst.byThread = appendIn(dst.byThread[:0], src.byThread, v)
 		}
-		for _, p := range g.Locs[l].Reads {
-			if in(p) {
-				dst.Reads = append(dst.Reads, p)
-			}
+		if src.coIndexed {
+			dst.coByThread = appendIn(dst.coByThread[:0], src.coByThread, v)
 		}
 	}
 	return c
+}
+
+// appendIn appends to dst the events of ps in view v, and returns it.
+func appendIn(dst, ps []Pos, v []int32) []Pos {
+	for _, p := range ps {
+		if InView(v, p) {
+			dst = append(dst, p)
+		}
+	}
+	return dst
 }
 
 // resize returns s with length n, reusing its array when it is large
