@@ -912,7 +912,28 @@ func (e *Engine) buildDefault(b *builder, res *chans.Result) bool {
 		var t, h int
 		if !slices.Contains(done, seen{k.Chan, k.Send}) {
 			if k.Send {
-				t = countOf(g, b.read(ci.t, readOpts{free: true}).rf)
+				// The channel is full when the sends the default sees
+				// are cap more than the receives: the latest send
+				// count that the receive count cap fewer went with,
+				// neither seeing the next of the other (the latest
+				// send may follow the receive that made room:
+				// bufferedDefaultSendMissed in package chanprog).
+				ro := readOpts{free: true}
+				co := g.Locs[ci.t].Co
+				for i := len(co) - 1; i >= ci.cap; i-- {
+					hw, _ := writeCount(g, ci.h, i-ci.cap)
+					if next, ok := writeCount(g, ci.h, i-ci.cap+1); ok && graph.InView(g.Ev(co[i]).View, next) {
+						continue
+					}
+					if next, ok := writeCount(g, ci.t, i+1); ok && !hw.IsInit() && graph.InView(g.Ev(hw).View, next) {
+						continue
+					}
+					if i < len(co)-1 && slices.Contains(e.coherent(g, ci.t, b.base), co[i]) {
+						ro.upTo, ro.hasUpTo = co[i], true
+					}
+					break
+				}
+				t = countOf(g, b.read(ci.t, ro).rf)
 				w, ok := writeCount(g, ci.h, t-ci.cap)
 				if !ok {
 					return false // room
