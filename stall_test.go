@@ -294,7 +294,11 @@ func TestTimeoutEndsALongExecution(t *testing.T) {
 			x.Add(1)
 		}
 	}, weft.WithTimeout(2500*time.Millisecond), weft.WithMaxSteps(1<<30), weft.WithProgress(&progress))
-	if len(res.Bugs) != 1 || res.Bugs[0].Kind != weft.StepLimit || !strings.Contains(res.Bugs[0].Message, "timeout (2.5s) passed during an execution") {
+	// On a loaded machine the watchdog may find the goroutine between two
+	// operations for longer than it allows once the timeout passed, and
+	// report that first: the timeout cut the execution either way.
+	if len(res.Bugs) != 1 || res.Bugs[0].Kind != weft.StepLimit ||
+		!strings.Contains(res.Bugs[0].Message, "timeout (2.5s) passed during an execution") && !strings.Contains(res.Bugs[0].Message, "the exploration's timeout had passed") {
 		t.Fatalf("bugs %v, want a StepLimit of the timeout", res.Bugs)
 	}
 	if took > 10*time.Second {
