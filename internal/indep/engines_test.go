@@ -106,20 +106,7 @@ func compare(t *testing.T, p progtest.Program, limit int, s *stats) bool {
 			t.Errorf("%s finds bug kinds %v, dfs %v, on\n%s", c.name, slices.Sorted(maps.Keys(got.kinds)), slices.Sorted(maps.Keys(ref.kinds)), p)
 			continue
 		}
-		missed, extra, twice := 0, 0, 0
-		for h := range ref.traces {
-			if got.traces[h] == 0 {
-				missed++
-			}
-		}
-		for h, n := range got.traces {
-			if ref.traces[h] == 0 {
-				extra++
-			}
-			if n > 1 {
-				twice++
-			}
-		}
+		missed, extra, twice := compareTraces(ref, got)
 		if missed > 0 || extra > 0 || c.once && twice > 0 {
 			t.Errorf("%s: %d of dfs's %d traces missed, %d unknown, %d explored more than once, on\n%s", c.name, missed, len(ref.traces), extra, twice, p)
 		}
@@ -212,4 +199,23 @@ func TestTracesAreClasses(t *testing.T) {
 			t.Fatalf("%d traces, %d classes, condpor %d complete executions, on\n%s", len(ref.traces), len(ref.classes), opt.complete, p)
 		}
 	}
+}
+
+// compareTraces returns how many of ref's traces got misses, how many of
+// got's ref never saw, and how many got explored more than once.
+func compareTraces(ref, got explored) (missed, extra, twice int) {
+	for h := range ref.traces {
+		if got.traces[h] == 0 {
+			missed++
+		}
+	}
+	for h, n := range got.traces {
+		if ref.traces[h] == 0 {
+			extra++
+		}
+		if n > 1 {
+			twice++
+		}
+	}
+	return missed, extra, twice
 }

@@ -49,20 +49,7 @@ func compareQPOR(t *testing.T, p progtest.Program, limit int, symbolic bool, s *
 			t.Errorf("qpor k=%d finds bug kinds %v, dfs %v, on\n%s", k, slices.Sorted(maps.Keys(got.kinds)), slices.Sorted(maps.Keys(ref.kinds)), p)
 			continue
 		}
-		missed, extra, twice := 0, 0, 0
-		for h := range ref.traces {
-			if got.traces[h] == 0 {
-				missed++
-			}
-		}
-		for h, n := range got.traces {
-			if ref.traces[h] == 0 {
-				extra++
-			}
-			if n > 1 {
-				twice++
-			}
-		}
+		missed, extra, twice := compareTraces(ref, got)
 		if missed > 0 || extra > 0 || twice > 0 {
 			t.Errorf("qpor k=%d: %d of dfs's %d traces missed, %d unknown, %d explored more than once, on\n%s", k, missed, len(ref.traces), extra, twice, p)
 		}

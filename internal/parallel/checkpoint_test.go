@@ -7,11 +7,8 @@ import (
 	"testing"
 
 	"weft.dev/weft/bench"
-	"weft.dev/weft/internal/concolic"
-	"weft.dev/weft/internal/engine"
 	"weft.dev/weft/internal/parallel"
 	"weft.dev/weft/internal/runtime"
-	"weft.dev/weft/internal/sym"
 )
 
 // checkpointed explores body with the engine name and workers workers,
@@ -21,12 +18,7 @@ import (
 // saved.
 func checkpointed(t testing.TB, name string, body func(), workers int, allBugs bool, resume *parallel.State, stop int64) (*runtime.Report, *parallel.State, error) {
 	t.Helper()
-	ss := solvers(t, workers)
-	conc := &concolic.Config{Table: sym.NewTable(), Solver: ss[0]}
-	cfg := parallel.Config{
-		Runtime: runtime.Config{Engine: engines[name](engine.Config{Concolic: conc}), Concolic: conc, MaxSteps: 1000, AllBugs: allBugs},
-		Solvers: ss,
-	}
+	cfg := config(t, name, workers, allBugs)
 	var saved *parallel.State
 	ck := parallel.Checkpoint{
 		Resume: resume,

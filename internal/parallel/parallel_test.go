@@ -41,19 +41,24 @@ func solvers(t testing.TB, n int) []concolic.Solver {
 // the report and the number of parts.
 func explore(t testing.TB, name string, body func(), workers, shard, shards int, allBugs, eager bool) (*runtime.Report, int) {
 	t.Helper()
-	ss := solvers(t, workers)
-	conc := &concolic.Config{Table: sym.NewTable(), Solver: ss[0]}
-	cfg := parallel.Config{
-		Runtime: runtime.Config{Engine: engines[name](engine.Config{Concolic: conc}), Concolic: conc, MaxSteps: 1000, AllBugs: allBugs},
-		Solvers: ss,
-		Shard:   shard,
-		Shards:  shards,
-	}
+	cfg := config(t, name, workers, allBugs)
+	cfg.Shard, cfg.Shards = shard, shards
 	rep, parts := parallel.RunParts(body, cfg, eager)
 	if rep.Internal != "" {
 		t.Fatalf("internal error: %s", rep.Internal)
 	}
 	return rep, parts
+}
+
+// config is the configuration of an exploration with the engine name and
+// workers workers, with or without allBugs.
+func config(t testing.TB, name string, workers int, allBugs bool) parallel.Config {
+	ss := solvers(t, workers)
+	conc := &concolic.Config{Table: sym.NewTable(), Solver: ss[0]}
+	return parallel.Config{
+		Runtime: runtime.Config{Engine: engines[name](engine.Config{Concolic: conc}), Concolic: conc, MaxSteps: 1000, AllBugs: allBugs},
+		Solvers: ss,
+	}
 }
 
 // sequential explores body with one engine, without the package.
@@ -66,8 +71,9 @@ func sequential(t testing.TB, name string, body func(), allBugs bool) *runtime.R
 // limit).
 func sequentialUpTo(t testing.TB, name string, body func(), allBugs bool, limit int) *runtime.Report {
 	t.Helper()
-	conc := &concolic.Config{Table: sym.NewTable(), Solver: solvers(t, 1)[0]}
-	return runtime.Run(body, runtime.Config{Engine: engines[name](engine.Config{Concolic: conc}), Concolic: conc, MaxSteps: 1000, AllBugs: allBugs, MaxExecutions: limit})
+	cfg := config(t, name, 1, allBugs).Runtime
+	cfg.MaxExecutions = limit
+	return runtime.Run(body, cfg)
 }
 
 // summary is what must not depend on the workers: the counts and the
