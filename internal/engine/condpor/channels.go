@@ -895,6 +895,26 @@ func (e *Engine) buildDefault(b *builder, res *chans.Result) bool {
 	}
 	var done []seen
 	var counts []int32
+	// Before what made a case ready, the default reads every channel of
+	// the cases open: the counts it reads must not follow a close of one
+	// of them either (closedOrSendDefaultMissed in package chanprog).
+	var closes []graph.Pos
+	if b.opt.beforeClose {
+		for _, k := range b.o.op.Cases {
+			if ci := e.info(g, k.Chan); ci != nil {
+				if cl := g.Locs[ci.cl].Co; closed(g, cl[len(cl)-1]) {
+					closes = append(closes, cl[len(cl)-1])
+				}
+			}
+		}
+	}
+	late := func(p graph.Pos) bool {
+		if p.IsInit() {
+			return false
+		}
+		v := g.Ev(p).View
+		return slices.ContainsFunc(closes, func(c graph.Pos) bool { return graph.InView(v, c) })
+	}
 	// Each channel of the cases is read once, in the order of the cases.
 	for _, k := range b.o.op.Cases {
 		ci := e.info(g, k.Chan)
@@ -928,6 +948,9 @@ func (e *Engine) buildDefault(b *builder, res *chans.Result) bool {
 					if next, ok := writeCount(g, ci.t, i+1); ok && !hw.IsInit() && graph.InView(g.Ev(hw).View, next) {
 						continue
 					}
+					if late(co[i]) || late(hw) {
+						continue
+					}
 					if i < len(co)-1 && slices.Contains(e.coherent(g, ci.t, b.base), co[i]) {
 						ro.upTo, ro.hasUpTo = co[i], true
 					}
@@ -948,13 +971,9 @@ func (e *Engine) buildDefault(b *builder, res *chans.Result) bool {
 				// chanprog).
 				co := g.Locs[ci.h].Co
 				last := co[len(co)-1]
-				cl := g.Locs[ci.cl].Co
-				closing := cl[len(cl)-1]
-				before := b.opt.beforeClose && closed(g, closing)
 				for i := len(co) - 1; i > 0; i-- {
 					next, ok := writeCount(g, ci.t, i+1)
-					v := g.Ev(co[i]).View
-					if (!ok || !graph.InView(v, next)) && (!before || !graph.InView(v, closing)) {
+					if (!ok || !graph.InView(g.Ev(co[i]).View, next)) && !late(co[i]) {
 						break
 					}
 					last = co[i-1]
