@@ -562,11 +562,11 @@ func (b *builder) read1(loc int32, ro readOpts) rd {
 	if ro.hasT || ro.forced || ro.joins {
 		rf = ro.target
 	}
-	if b.dry {
-		return rd{graph.Init, rf}
-	}
 	if ro.hasUpTo {
 		rf = ro.upTo
+	}
+	if b.dry {
+		return rd{graph.Init, rf}
 	}
 	if ro.free && !ro.hasT && !ro.forced && !ro.joins && !(!b.after.IsInit() && loc == g.Ev(b.after).Loc) {
 		cands := b.e.coherent(g, loc, b.base)
