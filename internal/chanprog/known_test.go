@@ -401,6 +401,32 @@ var known = []struct {
 			block(Stmt{Kind: For, N: 3, Body: block(send(1, 3))}),
 			block(sel(true, Case{Send: true, Chan: 1, Val: K(3)}, Case{}))),
 	},
+	{
+		"stolenOfferTwice", propClasses,
+		"(s12/p2338, shrunk) the default engine explored 3 complete executions for 2 classes: g0 receives g2's value both when g2's offer revisits g0's wait, which had taken g3's, and when g1's wait steals g3's offer from g0, whose repair leaves g0 waiting until g2's offer lets it go (fixed: that last revisit, which does not see the repair, is dropped)",
+		&Program{Chans: chans(0), Atomics: 1, Goroutines: [][]Stmt{
+			block(Stmt{Kind: Recv, Reg: 1}),
+			block(Stmt{Kind: Recv, Reg: 1}),
+			block(Stmt{Kind: Load, Reg: 1}, send(0, 1)),
+			block(send(0, 2))}},
+	},
+	{
+		"stolenThenClosed", propClasses,
+		"(s12/p114, shrunk, with a first form of the fix of stolenOfferTwice, which dropped every revisit of the repaired wait that does not see the repair) a class missed: g2's select takes c0 closed only after g1's receive took the buffered value from it and g3 closed c0; the close alone does not make the case ready",
+		prog(chans(1, 0), nil,
+			nil,
+			block(closeC(1), Stmt{Kind: Recv, Reg: 1}),
+			block(sel(false, Case{Reg: 0, OK: true}, Case{Chan: 1, Reg: 1, OK: true})),
+			block(send(0, 1), closeC(0))),
+	},
+	{
+		"twoClosesTwice", propClasses,
+		"(s11/p946, shrunk) the default engine explored 5 complete executions for 3 classes: g0's select, left waiting when g1 steals g2's value from it, takes c0 closed both when g1's close of c0 revisits it there and when it does so after g2's close of c1 had let it take c1 closed (fixed: that second revisit, which does not read the first write, is dropped)",
+		prog(chans(0, 0), nil,
+			block(sel(false, Case{OK: true}, Case{Chan: 1, Reg: 1, OK: true})),
+			block(Stmt{Kind: Recv, Chan: 1}, closeC(0)),
+			block(send(1, 2), closeC(1))),
+	},
 }
 
 // stillOpen names the known mismatches weft still fails.

@@ -106,9 +106,13 @@ type Event struct {
 	Handed bool
 	// Moved marks the choice event of a channel operation that a
 	// backward revisit by the write in RF placed after that write.
-	Moved   bool
-	Outcome int32 // Choice, Constraint, update reads: the outcome taken
-	Alts    int32 // how many outcomes there are
+	Moved bool
+	// Repaired marks the choice event of a channel operation that the
+	// repair of a conflict, the revisit by the write in RF of another
+	// update that read what it read, left waiting.
+	Repaired bool
+	Outcome  int32 // Choice, Constraint, update reads: the outcome taken
+	Alts     int32 // how many outcomes there are
 	// View holds, for each goroutine t, the index of the last event of t
 	// that is porf-before this event (the event itself included), -1 for
 	// none; goroutines beyond its length have none. HB is the same for

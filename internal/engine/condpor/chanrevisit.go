@@ -302,7 +302,7 @@ func (e *Engine) choiceRevisits(f *frame, w graph.Pos) {
 			break
 		}
 		if !isChan(ev.Lab.Kind) || ev.Outcome == forcedMark || p.T == w.T ||
-			graph.InView(wv, p) || !ev.Revisitable || !ev.AddedMax {
+			graph.InView(wv, p) || !ev.Revisitable || !ev.AddedMax || kind == event.ChanOffer && stolenFrom(ev, wv) {
 			continue
 		}
 		o := newCop(p.T, ev.Lab, p)
@@ -354,6 +354,9 @@ func (e *Engine) choiceRevisits(f *frame, w graph.Pos) {
 					outs = append(outs, chans.Alone(int32(i)))
 				}
 			}
+			if len(outs) > 0 && wokenElsewhere(g, ev, wv, ci) {
+				continue
+			}
 			for _, out := range outs {
 				if e.maximal(g, p, w) {
 					f.items = append(f.items, item{kind: backward, a: p, b: w, alt: out.Alt(), with: out.With1(), hasOut: true, stealBack: stealBack})
@@ -361,6 +364,33 @@ func (e *Engine) choiceRevisits(f *frame, w graph.Pos) {
 			}
 		}
 	}
+}
+
+// wokenElsewhere reports whether the operation whose choice event is ev,
+// which waited until the revisit by the write in its RF let it go (Moved
+// and Handed), may take a case of channel ci after a write whose
+// operation has porf view wv that sees neither that revisit nor reads
+// what it wrote: the graph is also that write's revisit of the operation
+// where it waited, with the first write after it, unread
+// (twoClosesTwice in package chanprog).
+func wokenElsewhere(g *graph.Graph, ev *graph.Event, wv []int32, ci *chanInfo) bool {
+	if !ev.Moved || !ev.Handed || graph.InView(wv, ev.RF) {
+		return false
+	}
+	loc := g.Ev(ev.RF).Loc
+	return loc != ci.cl && loc != ci.t && loc != ci.h
+}
+
+// stolenFrom reports whether the operation whose choice event is ev waits
+// because a conflict's repair took from it what it had taken (Repaired),
+// and an offer whose operation has porf view wv, which does not see that
+// repair, would let it go: that graph is also the revisit by the offer of
+// the operation where it had taken it, before the repair
+// (stolenOfferTwice in package chanprog). Only an offer: a close or a
+// count may let it go only with what the repair took (a buffer the
+// stealer emptied: stolenThenClosed).
+func stolenFrom(ev *graph.Event, wv []int32) bool {
+	return ev.Outcome == blockedMark && ev.Repaired && !graph.InView(wv, ev.RF)
 }
 
 // handRevisit pushes the backward revisit that the write w allows, which
@@ -478,6 +508,7 @@ func (e *Engine) backwardChoice(parent, child *frame, it item) bool {
 		return true
 	}
 	saved := *c.Ev(lead)
+	saved.Repaired = repair
 	if len(cands) == 0 {
 		if again {
 			return false
