@@ -100,10 +100,13 @@ func (c *cell) enc(v uint64) uint64 { return mask(c.width, v-c.base) }
 func (c *cell) dec(n uint64) uint64 { return mask(c.width, c.base+n) }
 
 // note describes, in a traced execution, the operation just performed with
-// the variable's values rather than the location's.
-func (c *cell) note(format string, args ...any) {
+// the variable's values rather than the location's: text is called only
+// then. Its arguments (the location's name, where the value came from)
+// would cost every operation of every execution a few allocations and
+// formattings for a text that only a report shows.
+func (c *cell) note(text func() string) {
 	if runtime.Tracing() {
-		runtime.NoteDone(fmt.Sprintf(format, args...))
+		runtime.NoteDone(text())
 	}
 }
 
@@ -120,7 +123,7 @@ func load[T integer](addr *T, what string) T {
 	c := intCell(addr, bits(*addr), what)
 	r := c.do(event.Label{Kind: event.Load}, what)
 	v := T(c.dec(r.V.N))
-	c.note("%s %s = %v (%s)", what, c.name(), v, from(r))
+	c.note(func() string { return fmt.Sprintf("%s %s = %v (%s)", what, c.name(), v, from(r)) })
 	return v
 }
 
@@ -130,7 +133,7 @@ func swap[T integer](addr *T, v T, what string) (old T) {
 	r := c.do(event.Label{Kind: event.RMW, Op: event.Swap, A: event.Value{N: c.enc(bits(v))}}, what)
 	*addr, c.last = v, bits(v)
 	old = T(c.dec(r.V.N))
-	c.note("%s %s = %v (was %v, %s)", what, c.name(), v, old, from(r))
+	c.note(func() string { return fmt.Sprintf("%s %s = %v (was %v, %s)", what, c.name(), v, old, from(r)) })
 	return old
 }
 
@@ -140,7 +143,9 @@ func add[T integer](addr *T, delta T, what string) (new T) {
 	old := T(c.dec(r.V.N))
 	new = old + delta
 	*addr, c.last = new, bits(new)
-	c.note("%s %s %v = %v (was %v, %s)", what, c.name(), delta, new, old, from(r))
+	c.note(func() string {
+		return fmt.Sprintf("%s %s %v = %v (was %v, %s)", what, c.name(), delta, new, old, from(r))
+	})
 	return new
 }
 
@@ -150,7 +155,9 @@ func cas[T integer](addr *T, old, new T, what string) (swapped bool) {
 	if r.OK {
 		*addr, c.last = new, bits(new)
 	}
-	c.note("%s %s %v→%v %s (was %v, %s)", what, c.name(), old, new, okText(r.OK), T(c.dec(r.V.N)), from(r))
+	c.note(func() string {
+		return fmt.Sprintf("%s %s %v→%v %s (was %v, %s)", what, c.name(), old, new, okText(r.OK), T(c.dec(r.V.N)), from(r))
+	})
 	return r.OK
 }
 
@@ -181,18 +188,22 @@ func bitwise[T integer](addr *T, m T, or bool, what string) (old T) {
 		r := c.do(event.Label{Kind: event.RMW, Op: op, A: event.Value{N: bits(m)}}, what)
 		old = T(r.V.N)
 		*addr, c.last = apply(old), bits(apply(old))
-		c.note("%s %s %v = %v (was %v, %s)", what, c.name(), m, apply(old), old, from(r))
+		c.note(func() string {
+			return fmt.Sprintf("%s %s %v = %v (was %v, %s)", what, c.name(), m, apply(old), old, from(r))
+		})
 		return old
 	}
 	r := c.do(event.Label{Kind: event.Load}, what)
 	cur := r.V.N
-	c.note("%s %s: reads %v (%s)", what, c.name(), T(c.dec(cur)), from(r))
+	c.note(func() string { return fmt.Sprintf("%s %s: reads %v (%s)", what, c.name(), T(c.dec(cur)), from(r)) })
 	for {
 		old = T(c.dec(cur))
 		r := c.do(event.Label{Kind: event.RMW, Op: event.CAS, A: event.Value{N: cur}, B: event.Value{N: c.enc(bits(apply(old)))}}, what)
 		if r.OK {
 			*addr, c.last = apply(old), bits(apply(old))
-			c.note("%s %s %v = %v (was %v, %s)", what, c.name(), m, apply(old), old, from(r))
+			c.note(func() string {
+				return fmt.Sprintf("%s %s %v = %v (was %v, %s)", what, c.name(), m, apply(old), old, from(r))
+			})
 			return old
 		}
 		cur = r.V.N
@@ -241,7 +252,7 @@ func LoadPointer(addr *unsafe.Pointer) (val unsafe.Pointer) {
 	const what = "LoadPointer"
 	c := ptrCell(addr, what)
 	r := c.doP(event.Label{Kind: event.Load}, what)
-	c.note("%s %s (%s)", what, c.name(), from(r))
+	c.note(func() string { return fmt.Sprintf("%s %s (%s)", what, c.name(), from(r)) })
 	return c.decP(r.V)
 }
 
@@ -260,7 +271,7 @@ func swapPointer(addr *unsafe.Pointer, new unsafe.Pointer, what string) unsafe.P
 	c := ptrCell(addr, what)
 	r := c.doP(event.Label{Kind: event.RMW, Op: event.Swap, A: c.encP(new)}, what)
 	*addr, c.lastP = new, new
-	c.note("%s %s (%s)", what, c.name(), from(r))
+	c.note(func() string { return fmt.Sprintf("%s %s (%s)", what, c.name(), from(r)) })
 	return c.decP(r.V)
 }
 
@@ -273,6 +284,6 @@ func CompareAndSwapPointer(addr *unsafe.Pointer, old, new unsafe.Pointer) (swapp
 	if r.OK {
 		*addr, c.lastP = new, new
 	}
-	c.note("%s %s %s (%s)", what, c.name(), okText(r.OK), from(r))
+	c.note(func() string { return fmt.Sprintf("%s %s %s (%s)", what, c.name(), okText(r.OK), from(r)) })
 	return r.OK
 }
