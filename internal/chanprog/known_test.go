@@ -427,6 +427,22 @@ var known = []struct {
 			block(Stmt{Kind: Recv, Chan: 1}, closeC(0)),
 			block(send(1, 2), closeC(1))),
 	},
+	{
+		"selectWaitsForRoom", propClasses,
+		"(s9/p1262, shrunk) the default engine explored 4 complete executions for 3 classes: g1's select sends on c0 after g0's receive made room both when that receive revisits it where it took c1 and when it wakes it where g2's send on c0, full, had left it waiting (fixed: that second revisit, by a write that sees the first, is dropped)",
+		prog(chans(1, 1), nil,
+			block(Stmt{Kind: Recv, Reg: 0}),
+			block(sel(false, Case{Chan: 1, Reg: 0}, Case{Send: true, Val: K(2)})),
+			block(send(1, 3), send(0, 2))),
+	},
+	{
+		"closeThenRoom", propClasses,
+		"(s11/p1975, shrunk) the default engine explored 5 complete executions for 3 classes: g0's select, left waiting when g2's send took c1's slot before it, took c0 closed and, after g1's receive made room, sent on c1, each from where it waited and again from where it had taken c1's slot before the repair, or where the close had woken it (fixed: the close of an unbuffered channel lets a repaired wait go on its own, and a write that sees the one that woke it finds it where it waited)",
+		prog(chans(0, 1), nil,
+			block(sel(false, Case{Send: true, Chan: 1, Val: K(3)}, Case{Reg: 1})),
+			block(closeC(0), Stmt{Kind: Recv, Chan: 1}),
+			block(send(1, 1))),
+	},
 }
 
 // stillOpen names the known mismatches weft still fails.

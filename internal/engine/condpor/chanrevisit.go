@@ -296,13 +296,16 @@ func (e *Engine) choiceRevisits(f *frame, w graph.Pos) {
 	}
 	wv := g.Ev(opLast(g, w)).View
 	limit, _ := conflictLimit(g, w)
+	// An offer, or the close of an unbuffered channel, makes a case ready
+	// on its own: see stolenFrom.
+	alone := kind == event.ChanOffer || kind == event.ChanClosed && g.Value(g.Locs[loc].Co[0]).P.(*chanInfo).cap == 0
 	for _, p := range g.Choices {
 		ev := g.Ev(p)
 		if ev.Stamp >= limit {
 			break
 		}
 		if !isChan(ev.Lab.Kind) || ev.Outcome == forcedMark || p.T == w.T ||
-			graph.InView(wv, p) || !ev.Revisitable || !ev.AddedMax || kind == event.ChanOffer && stolenFrom(ev, wv) {
+			graph.InView(wv, p) || !ev.Revisitable || !ev.AddedMax || alone && stolenFrom(ev, wv) || lingering(ev, wv) {
 			continue
 		}
 		o := newCop(p.T, ev.Lab, p)
@@ -369,26 +372,42 @@ func (e *Engine) choiceRevisits(f *frame, w graph.Pos) {
 // wokenElsewhere reports whether the operation whose choice event is ev,
 // which waited until the revisit by the write in its RF let it go (Moved
 // and Handed), may take a case of channel ci after a write whose
-// operation has porf view wv that sees neither that revisit nor reads
-// what it wrote: the graph is also that write's revisit of the operation
-// where it waited, with the first write after it, unread
-// (twoClosesTwice in package chanprog).
+// operation has porf view wv: the graph is also that write's revisit of
+// the operation where it waited when the write sees the first
+// (closeThenRoom in package chanprog), and when it neither sees it nor
+// takes a case of the channel it wrote, which then comes after the
+// operation, unread (twoClosesTwice).
 func wokenElsewhere(g *graph.Graph, ev *graph.Event, wv []int32, ci *chanInfo) bool {
-	if !ev.Moved || !ev.Handed || graph.InView(wv, ev.RF) {
+	if !ev.Moved || !ev.Handed {
 		return false
+	}
+	if graph.InView(wv, ev.RF) {
+		return true
 	}
 	loc := g.Ev(ev.RF).Loc
 	return loc != ci.cl && loc != ci.t && loc != ci.h
 }
 
+// lingering reports whether the operation whose choice event is ev waits
+// where the revisit by the write in its RF left it, none of its outcomes
+// possible there, and a write whose operation has porf view wv, which
+// sees that write, would let it go: that graph is also the write's
+// revisit of the operation where it stood before, which keeps what the
+// write sees (selectWaitsForRoom in package chanprog). A write that does
+// not see it is what the wait is for (see waitAfter).
+func lingering(ev *graph.Event, wv []int32) bool {
+	return ev.Outcome == blockedMark && !ev.Repaired && graph.InView(wv, ev.RF)
+}
+
 // stolenFrom reports whether the operation whose choice event is ev waits
 // because a conflict's repair took from it what it had taken (Repaired),
-// and an offer whose operation has porf view wv, which does not see that
-// repair, would let it go: that graph is also the revisit by the offer of
-// the operation where it had taken it, before the repair
-// (stolenOfferTwice in package chanprog). Only an offer: a close or a
-// count may let it go only with what the repair took (a buffer the
-// stealer emptied: stolenThenClosed).
+// and an offer or the close of an unbuffered channel, whose operation has
+// porf view wv, which does not see that repair, would let it go: that
+// graph is also the revisit by that write of the operation where it had
+// taken it, before the repair (stolenOfferTwice, closeThenRoom in
+// package chanprog). Not a buffered channel's close or count, which may
+// let it go only with what the repair took (a buffer the stealer emptied:
+// stolenThenClosed).
 func stolenFrom(ev *graph.Event, wv []int32) bool {
 	return ev.Outcome == blockedMark && ev.Repaired && !graph.InView(wv, ev.RF)
 }
