@@ -106,7 +106,7 @@ func newTable(t *Trace) *table {
 			addCol(s.G, "", "")
 		}
 	}
-	tab.rows = collapse(t.Steps)
+	tab.rows = elide(collapse(t.Steps))
 	for _, r := range tab.rows {
 		if r.step < 0 {
 			continue
@@ -166,6 +166,39 @@ func collapse(steps []Step) []row {
 		i += bestN * bestK
 	}
 	return rows
+}
+
+// A table of more than maxRows rows shows its first headRows and its last
+// maxRows-headRows-1, with a note between: a loop whose iterations differ
+// (a step limit after 100,000 operations) would otherwise print a row per
+// operation. The end is where a bug happens; the start, how the goroutines
+// were set up.
+const (
+	maxRows  = 500
+	headRows = 100
+)
+
+// elide cuts the middle of rows longer than maxRows.
+func elide(rows []row) []row {
+	if len(rows) <= maxRows {
+		return rows
+	}
+	tailFrom := len(rows) - (maxRows - headRows - 1)
+	first, last := -1, -1
+	for _, r := range rows[headRows:tailFrom] {
+		if r.step >= 0 {
+			if first < 0 {
+				first = r.step
+			}
+			last = r.step
+		}
+	}
+	note := fmt.Sprintf("... %d rows not shown", tailFrom-headRows)
+	if first >= 0 {
+		note = fmt.Sprintf("... steps #%d-#%d not shown (%d rows)", first+1, last+1, tailFrom-headRows)
+	}
+	out := append(rows[:headRows:headRows], row{step: -1, note: note + "; weft test -json records the whole trace"})
+	return append(out, rows[tailFrom:]...)
 }
 
 func blockEqual(same func(i, j int) bool, a, b, k int) bool {
