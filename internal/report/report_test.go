@@ -211,6 +211,33 @@ func TestCollapse(t *testing.T) {
 	}
 }
 
+// TestManyGoroutines checks that the goroutines that have no step shown
+// get no column when there are many, and that those that wait in the same
+// operation at the same place share a line: conc's WaitGroup test, with
+// Add moved into the goroutines, fails before any of its 100 has run.
+func TestManyGoroutines(t *testing.T) {
+	tr := &report.Trace{Bug: report.Bug{Kind: "assertion failed"}}
+	tr.Goroutines = append(tr.Goroutines, report.Goroutine{ID: 0, Parent: -1, Func: "p.Test", State: "failed"})
+	for i := 1; i <= 12; i++ {
+		tr.Goroutines = append(tr.Goroutines, report.Goroutine{ID: i, Func: "p.Go.func1", Spawn: "p.go:3", State: "waiting", Waiting: "add atomic#0", WaitPos: "p.go:4"})
+		tr.Steps = append(tr.Steps, report.Step{G: 0, Op: fmt.Sprintf("go g%d", i), Pos: "p.go:3"})
+	}
+	tr.Goroutines[5].WaitPos = "p.go:5"
+	tr.Steps = append(tr.Steps, report.Step{G: 0, Op: "assert failed", Pos: "p_test.go:9", Failed: true})
+	text := report.Text(tr)
+	for _, want := range []string{
+		"\n  g1-g4, g6-g12 (11 goroutines) were about to add atomic#0 at p.go:4\n",
+		"\n  g5 was about to add atomic#0 at p.go:5\n",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the report lacks %q:\n%s", want, text)
+		}
+	}
+	if strings.Contains(text, "p.Go.func1") {
+		t.Errorf("a column for a goroutine that has no step:\n%s", text)
+	}
+}
+
 // distinct returns n steps that differ from each other.
 func distinct(n int) []report.Step {
 	s := make([]report.Step, n)
