@@ -30,6 +30,7 @@
 //	t.Run(name, func(t *testing.T) { body })   (in a test)       t.Run(name, func(t *testing.T) { weft.Check(t, func() { body }) }), and the test is left as it is
 //	t.Run(name, f)            rewritten.Run(t, name, f): f is checked as a body
 //	t.Error(...), t.Errorf(...), t.Fail()  rewritten.Error(t, ...), ...: the failure of the execution, with its interleaving
+//	t.Fatal(...), t.Fatalf(...), t.FailNow()  rewritten.Fatal(t, ...), ...: the same, its message the report's headline
 //	t.Parallel() (not the first statement)  rewritten.Parallel(t): the test runs serially
 //	func ExampleXxx() { body }  (in _test.go files)   func ExampleXxx() { rewritten.Example("ExampleXxx", func() { body }) }: the first execution's output is the example's
 //
@@ -451,7 +452,7 @@ func (r *rewriter) testFunc(params *ast.FieldList, body *ast.BlockStmt) {
 		}
 		// Plain Go, outside any check: t.Parallel is testing's, and a
 		// failure is the test's.
-		for _, m := range []string{"Parallel", "Error", "Errorf", "Fail"} {
+		for _, m := range []string{"Parallel", "Error", "Errorf", "Fail", "Fatal", "Fatalf", "FailNow"} {
 			if r.isTMethod(call, m) {
 				r.handled[call] = true
 			}
@@ -606,11 +607,14 @@ func (r *rewriter) commaOK(e ast.Expr) {
 }
 
 func (r *rewriter) call(call *ast.CallExpr) {
-	for _, m := range []string{"Run", "Error", "Errorf", "Fail", "Parallel"} {
+	for _, m := range []string{"Run", "Error", "Errorf", "Fail", "Fatal", "Fatalf", "FailNow", "Parallel"} {
 		if r.isTMethod(call, m) {
 			// A failure that lets the test go on would be reported once
 			// per execution, without its interleaving: it is a failure of
-			// the execution. (t.Fatal is one already.) A subtest that is
+			// the execution. t.Fatal is one already, but its message went
+			// to the test's log, once more for each replay of the
+			// execution (its minimization, its trace): as a failure of
+			// the execution, it is the report's headline. A subtest that is
 			// not a literal of a test is checked by rewritten.Run. A
 			// t.Parallel inside a check would wait for the parent test
 			// outside any weft operation: rewritten.Parallel lets the
