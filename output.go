@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"weft.dev/weft/internal/report"
+	"weft.dev/weft/internal/timerhook"
 )
 
 // What a check writes besides its result, set from the environment by the
@@ -155,34 +156,63 @@ func checkReport(b *Bug, res Result, test, pkg string) string {
 }
 
 // firing is a step of the clock in a trace: "timer#2 fires at +1s".
-var firing = regexp.MustCompile(`^(timer#\d+) fires at (\S+)$`)
+var firing = regexp.MustCompile(`^((?:timer|ticker)#\d+) fires at (\S+)$`)
 
-// timerNote explains an assertion failure that comes after a timer fired,
-// as a test's hang detector (case <-time.After(time.Second): t.Fatal) does
-// in the executions where its timer wins: weft fires a timer at any point
-// after it was set, and the failure may be one of a slow run rather than
-// a bug of the code under test. It returns "" for other bugs.
+// timerNote explains an assertion failure that comes after a timer fired.
+// weft fires a timer at any point after it is set, and runs the
+// goroutines in any order meanwhile, so a test that relies on timing
+// fails where a slow or loaded machine would make it fail, which may be
+// no bug of the code under test: a hang detector (case
+// <-time.After(time.Second): t.Fatal, in x/sync's and oklog/run's tests)
+// whose timer wins; a time.Sleep meant to let other goroutines get work
+// done, or to order them (conc's WithFirstError tests, golang-lru's
+// expirable cache); a ticker that the test needs to tick more often than
+// the ticks weft explores. It returns "" for other bugs.
 func timerNote(b *Bug) string {
 	if b.Kind != AssertionFailed {
 		return ""
 	}
-	for _, st := range b.Trace.Steps {
+	steps := b.Trace.Steps
+	setAt := func(name string) (string, bool) {
+		for _, s := range steps {
+			if what, _, ok := strings.Cut(s.Op, name+" set to fire at "); ok && s.Pos != "" {
+				return ", set at " + s.Pos, strings.HasPrefix(what, "Sleep")
+			}
+		}
+		return "", false
+	}
+	var note strings.Builder
+	ticks := map[string]int{}
+	first := true
+	for _, st := range steps {
 		m := firing.FindStringSubmatch(st.Op)
 		if m == nil {
 			continue
 		}
-		set := ""
-		for _, s := range b.Trace.Steps {
-			if strings.Contains(s.Op, m[1]+" set to fire at ") && s.Pos != "" {
-				set = ", set at " + s.Pos
-				break
+		name, at := m[1], m[2]
+		set, sleep := setAt(name)
+		switch {
+		case strings.HasPrefix(name, "ticker#"):
+			if ticks[name]++; ticks[name] == timerhook.MaxTicks {
+				fmt.Fprintf(&note, "note: %s%s, fired its first %d ticks before the failure, which are all that weft explores: "+
+					"the goroutines that wait for it get no more. A test that needs more ticks in the time it waits fails so.\n", name, set, timerhook.MaxTicks)
 			}
+			continue
+		case !first:
+			continue
+		case sleep:
+			fmt.Fprintf(&note, "note: %s, a time.Sleep%s, ended at %s before the failure: weft runs the other goroutines in any "+
+				"order with a sleep, and may run none of them, as a slow or loaded machine may. If the test sleeps to let other "+
+				"goroutines get work done, or to order them, this is the failure of a slow run, not necessarily a bug of the code under test.\n",
+				name, set, at)
+		default:
+			fmt.Fprintf(&note, "note: %s%s, fired at %s before the failure: weft fires a timer at any point after it is set, "+
+				"as a slow or loaded machine may. If the test uses it to give up on a hang, this is the failure of a slow run, "+
+				"not necessarily a bug of the code under test.\n", name, set, at)
 		}
-		return fmt.Sprintf("note: %s%s, fired at %s before the failure: weft fires a timer at any point after it is set, "+
-			"as a slow or loaded machine may. If the test uses it to give up on a hang, this is the failure of a slow run, "+
-			"not necessarily a bug of the code under test.\n", m[1], set, m[2])
+		first = false
 	}
-	return ""
+	return note.String()
 }
 
 // shellQuote quotes s for a POSIX shell.

@@ -27,6 +27,24 @@ func TestTimerNote(t *testing.T) {
 				weft.Assert(false, "hangs")
 			}
 		}, "note: timer#1, set at timernote_test.go:26, fired at +1s before the failure"},
+		{"sleep", func() {
+			var n atomic.Int32
+			weft.Go(func() { n.Store(1) })
+			time.Sleep(time.Second)
+			weft.Assert(n.Load() == 1, "not done after a second")
+		}, "note: timer#1, a time.Sleep, set at timernote_test.go:33, ended at +1s before the failure: weft runs the other goroutines in any order"},
+		{"ticker", func() {
+			var n atomic.Int32
+			tk := time.NewTicker(time.Millisecond)
+			weft.Go(func() {
+				for range 10 {
+					tk.C.Recv()
+					n.Add(1)
+				}
+			})
+			time.Sleep(time.Second)
+			weft.Assert(n.Load() == 10, "%d ticks in a second", n.Load())
+		}, "note: ticker#1, set at timernote_test.go:38, fired its first 3 ticks before the failure"},
 		{"no timer", func() {
 			var n atomic.Int32
 			g := weft.Go(func() { n.Store(n.Load() + 1) })

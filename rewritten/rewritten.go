@@ -91,6 +91,38 @@ func Errorf(t testing.TB, format string, args ...any) {
 	weft.Assert(false, format, args...)
 }
 
+// Fatal is t.Fatal in a test that weft test rewrote, as Error: the
+// message is the report's, not the test log's, where each replay of the
+// execution (to minimize it, to trace it) would write it again.
+func Fatal(t testing.TB, args ...any) {
+	t.Helper()
+	if runtime.Outside() {
+		t.Fatal(args...)
+		return
+	}
+	weft.Assert(false, "%s", strings.TrimSuffix(fmt.Sprintln(args...), "\n"))
+}
+
+// Fatalf is t.Fatalf in a test that weft test rewrote, as Fatal.
+func Fatalf(t testing.TB, format string, args ...any) {
+	t.Helper()
+	if runtime.Outside() {
+		t.Fatalf(format, args...)
+		return
+	}
+	weft.Assert(false, format, args...)
+}
+
+// FailNow is t.FailNow in a test that weft test rewrote, as Fatal.
+func FailNow(t testing.TB) {
+	t.Helper()
+	if runtime.Outside() {
+		t.FailNow()
+		return
+	}
+	weft.Assert(false, "the test failed (t.FailNow)")
+}
+
 // Fail is t.Fail in a test that weft test rewrote, as Error.
 func Fail(t testing.TB) {
 	t.Helper()

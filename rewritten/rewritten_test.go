@@ -81,6 +81,9 @@ func TestFailures(t *testing.T) {
 		{"Errorf", func() { rewritten.Errorf(t, "got %d", 1) }, "got 1"},
 		{"Error", func() { rewritten.Error(t, "got", 1) }, "got 1"},
 		{"Fail", func() { rewritten.Fail(t) }, "the test failed (t.Fail)"},
+		{"Fatalf", func() { rewritten.Fatalf(t, "got %d", 1) }, "got 1"},
+		{"Fatal", func() { rewritten.Fatal(t, "got", 1) }, "got 1"},
+		{"FailNow", func() { rewritten.FailNow(t) }, "the test failed (t.FailNow)"},
 	}
 	for _, tt := range tests {
 		res, err := weft.Explore(tt.fail)
@@ -109,6 +112,16 @@ func (r *recorder) Errorf(format string, args ...any) {
 
 func (r *recorder) Fail() { r.failures = append(r.failures, "Fail") }
 
+// Fatal, Fatalf and FailNow record, and do not end the goroutine as
+// testing's do: the test goes on.
+func (r *recorder) Fatal(args ...any) { r.failures = append(r.failures, "Fatal "+fmt.Sprint(args...)) }
+
+func (r *recorder) Fatalf(format string, args ...any) {
+	r.failures = append(r.failures, "Fatalf "+fmt.Sprintf(format, args...))
+}
+
+func (r *recorder) FailNow() { r.failures = append(r.failures, "FailNow") }
+
 // TestFailuresOutside checks that the failures are the test's own outside a
 // check, in the code of a test that runs subtests.
 func TestFailuresOutside(t *testing.T) {
@@ -116,7 +129,10 @@ func TestFailuresOutside(t *testing.T) {
 	rewritten.Errorf(r, "got %d", 1)
 	rewritten.Error(r, "got", 2)
 	rewritten.Fail(r)
-	if got := fmt.Sprint(r.failures); got != "[got 1 got2 Fail]" {
+	rewritten.Fatal(r, "x")
+	rewritten.Fatalf(r, "y%d", 3)
+	rewritten.FailNow(r)
+	if got := fmt.Sprint(r.failures); got != "[got 1 got2 Fail Fatal x Fatalf y3 FailNow]" {
 		t.Errorf("failures %s", got)
 	}
 }

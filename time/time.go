@@ -33,7 +33,7 @@ var epoch = time.Date(2000, time.January, 1, 0, 0, 0, 0, time.UTC)
 // MaxTicks is the number of times each ticker fires in an execution: weft
 // explores the first MaxTicks ticks of a ticker only (see the package
 // documentation).
-const MaxTicks = 3
+const MaxTicks = timerhook.MaxTicks
 
 // Now returns the current virtual time: the start of the execution (2000-01-01 00:00:00 UTC) plus the deadline of the
 // last timer that fired.

@@ -129,8 +129,16 @@ func requireWeft(dir string, env []string, replace map[string]string) error {
 		if user.Module != nil && r.Mod.Path == user.Module.Mod.Path {
 			continue // weft requires the module checked (golang.org/x/sync): it is the main module
 		}
-		if v, ok := have[r.Mod.Path]; !ok || semver.Compare(v, r.Mod.Version) < 0 {
+		switch v, ok := have[r.Mod.Path]; {
+		case !ok:
 			user.AddNewRequire(r.Mod.Path, r.Mod.Version, true)
+		case semver.Compare(v, r.Mod.Version) < 0:
+			// The user's line raised, not a second line for the module,
+			// which the go command refuses ("updates to go.mod needed"):
+			// conc v0.3.0 requires an older go-internal than weft.
+			if err := user.AddRequire(r.Mod.Path, r.Mod.Version); err != nil {
+				return err
+			}
 		}
 	}
 	user.AddNewRequire("weft.dev/weft", "v0.0.0-00010101000000-000000000000", false)

@@ -9,6 +9,14 @@ import "container/heap"
 // successors suffice, coherence being total per location). Only events
 // for which in returns true are considered.
 func (g *Graph) succs(p Pos, in func(Pos) bool, f func(Pos)) {
+	g.succsBy(p, in, g.CoIndex, nil, f)
+}
+
+// succsBy is succs with the index of a write in its coherence order given
+// by coIndex, and the joins of each goroutine's end by joins (nil: looked
+// for among all events), which Linearize computes once for all events
+// rather than once per event.
+func (g *Graph) succsBy(p Pos, in func(Pos) bool, coIndex func(int32, Pos) int, joins map[Pos][]Pos, f func(Pos)) {
 	ev := g.Ev(p)
 	if next := (Pos{T: p.T, I: p.I + 1}); g.Has(next) && in(next) {
 		f(next)
@@ -19,6 +27,14 @@ func (g *Graph) succs(p Pos, in func(Pos) bool, f func(Pos)) {
 			f(first)
 		}
 	case End:
+		if joins != nil {
+			for _, q := range joins[p] {
+				if in(q) {
+					f(q)
+				}
+			}
+			break
+		}
 		for t := range g.Threads {
 			for i := range g.Threads[t].Events {
 				q := Pos{T: int32(t), I: int32(i)}
@@ -28,28 +44,32 @@ func (g *Graph) succs(p Pos, in func(Pos) bool, f func(Pos)) {
 			}
 		}
 	case Write:
-		for _, r := range g.Locs[ev.Loc].Reads {
-			if g.Ev(r).RF == p && in(r) {
+		// The index of the reads by the write they read, not a scan of
+		// the location's reads: a long execution has thousands of writes
+		// to a mutex and as many reads.
+		for _, r := range g.ReadsOf(ev.Loc, p) {
+			if in(r) {
 				f(r)
 			}
 		}
-		if s, ok := g.coSuccIn(ev.Loc, p, in); ok {
+		if s, ok := g.coSuccIn(ev.Loc, coIndex(ev.Loc, p), in); ok {
 			f(s)
 		}
 	case Read:
 		if ev.Joins {
 			break
 		}
-		if s, ok := g.coSuccIn(ev.Loc, ev.RF, in); ok && s != p {
+		if s, ok := g.coSuccIn(ev.Loc, coIndex(ev.Loc, ev.RF), in); ok && s != p {
 			f(s)
 		}
 	}
 }
 
-// coSuccIn returns the first write coherence-after w among those in.
-func (g *Graph) coSuccIn(l int32, w Pos, in func(Pos) bool) (Pos, bool) {
+// coSuccIn returns the first write after index i of the coherence order
+// of l among those in.
+func (g *Graph) coSuccIn(l int32, i int, in func(Pos) bool) (Pos, bool) {
 	co := g.Locs[l].Co
-	for i := g.CoIndex(l, w) + 1; i < len(co); i++ {
+	for i++; i < len(co); i++ {
 		if in(co[i]) {
 			return co[i], true
 		}
@@ -63,13 +83,17 @@ func all(Pos) bool { return true }
 // after the operation whose first event is p: the operation is one node,
 // its edges those of its events, not counting those between them.
 func (g *Graph) opSuccs(p Pos, in func(Pos) bool, f func(Pos)) {
+	g.opSuccsBy(p, in, g.CoIndex, nil, f)
+}
+
+func (g *Graph) opSuccsBy(p Pos, in func(Pos) bool, coIndex func(int32, Pos) int, joins map[Pos][]Pos, f func(Pos)) {
 	end := g.OpEnd(p)
 	for i := p.I; i < end; i++ {
 		q := Pos{T: p.T, I: i}
 		if !in(q) {
 			break
 		}
-		g.succs(q, in, func(s Pos) {
+		g.succsBy(q, in, coIndex, joins, func(s Pos) {
 			if s.T == p.T && s.I >= p.I && s.I < end {
 				return
 			}
@@ -109,6 +133,30 @@ func (g *Graph) Acyclic(p Pos) bool {
 // the operations that may come next. The events must be prefix-closed and
 // consistent, and contain whole operations.
 func (g *Graph) Linearize(in func(Pos) bool) []Pos {
+	// The index of each write in its coherence order, and the joins of
+	// each end, once: looked up per event, a long execution's (100,000
+	// operations on one mutex) took minutes.
+	coIdx := map[Pos]int{}
+	for l := range g.Locs {
+		for i, w := range g.Locs[l].Co {
+			coIdx[w] = i
+		}
+	}
+	coIndex := func(_ int32, w Pos) int {
+		if w.IsInit() {
+			return -1
+		}
+		return coIdx[w]
+	}
+	joins := map[Pos][]Pos{}
+	for t := range g.Threads {
+		for i := range g.Threads[t].Events {
+			if e := &g.Threads[t].Events[i]; e.Kind == Join {
+				joins[e.RF] = append(joins[e.RF], Pos{T: int32(t), I: int32(i)})
+			}
+		}
+	}
+	succs := func(p Pos, f func(Pos)) { g.opSuccsBy(p, in, coIndex, joins, f) }
 	indeg := make([]int, len(g.Order))
 	n := 0
 	for _, p := range g.Order {
@@ -116,7 +164,7 @@ func (g *Graph) Linearize(in func(Pos) bool) []Pos {
 			continue
 		}
 		n++
-		g.opSuccs(p, in, func(s Pos) { indeg[g.Ev(s).Stamp]++ })
+		succs(p, func(s Pos) { indeg[g.Ev(s).Stamp]++ })
 	}
 	// ready holds the stamps of the operations whose predecessors are all
 	// out, as a min-heap: the earliest added goes first.
@@ -136,7 +184,7 @@ func (g *Graph) Linearize(in func(Pos) bool) []Pos {
 				out = append(out, q)
 			}
 		}
-		g.opSuccs(p, in, func(s Pos) {
+		succs(p, func(s Pos) {
 			st := g.Ev(s).Stamp
 			if indeg[st]--; indeg[st] == 0 {
 				heap.Push(ready, st)

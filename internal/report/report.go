@@ -312,6 +312,11 @@ func (d *describer) op(l *event.Label, r *event.Result) string {
 		if cases, ok := l.A.P.([]chans.Case); ok {
 			return "woken in select: " + d.selected(l, cases, r)
 		}
+		if event.Kind(l.Arg) == event.ChanSend {
+			// A receiver took the value: the send has nothing to show
+			// but that.
+			return "woken on " + obj + ": sent"
+		}
 		if r.OK {
 			return fmt.Sprintf("woken on %s = %s", obj, d.value(l, r.V))
 		}

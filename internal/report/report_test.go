@@ -186,6 +186,10 @@ func TestCollapse(t *testing.T) {
 		{"two steps", steps("a", "b", "a", "b", "a", "b", "c"), []string{"the 2 steps above repeated 2 more times (#3-#6)"}, 3},
 		{"other goroutine", steps("a", "1:a", "a", "1:a"), nil, 4},
 		{"two loops", steps("a", "a", "a", "1:b", "1:b", "1:b"), []string{"the step above repeated 2 more times (#2-#3)", "the step above repeated 2 more times (#5-#6)"}, 2},
+		// A loop whose steps all differ (Test2Q_RandomOps of golang-lru,
+		// stopped by the step limit after 100,000 operations): its first
+		// 100 rows and its last 399.
+		{"long", distinct(1000), []string{"steps #101-#601 not shown (501 rows); weft test -json records the whole trace"}, 499},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -205,6 +209,42 @@ func TestCollapse(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestManyGoroutines checks that the goroutines that have no step shown
+// get no column when there are many, and that those that wait in the same
+// operation at the same place share a line: conc's WaitGroup test, with
+// Add moved into the goroutines, fails before any of its 100 has run.
+func TestManyGoroutines(t *testing.T) {
+	tr := &report.Trace{Bug: report.Bug{Kind: "assertion failed"}}
+	tr.Goroutines = append(tr.Goroutines, report.Goroutine{ID: 0, Parent: -1, Func: "p.Test", State: "failed"})
+	for i := 1; i <= 12; i++ {
+		tr.Goroutines = append(tr.Goroutines, report.Goroutine{ID: i, Func: "p.Go.func1", Spawn: "p.go:3", State: "waiting", Waiting: "add atomic#0", WaitPos: "p.go:4"})
+		tr.Steps = append(tr.Steps, report.Step{G: 0, Op: fmt.Sprintf("go g%d", i), Pos: "p.go:3"})
+	}
+	tr.Goroutines[5].WaitPos = "p.go:5"
+	tr.Steps = append(tr.Steps, report.Step{G: 0, Op: "assert failed", Pos: "p_test.go:9", Failed: true})
+	text := report.Text(tr)
+	for _, want := range []string{
+		"\n  g1-g4, g6-g12 (11 goroutines) were about to add atomic#0 at p.go:4\n",
+		"\n  g5 was about to add atomic#0 at p.go:5\n",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the report lacks %q:\n%s", want, text)
+		}
+	}
+	if strings.Contains(text, "p.Go.func1") {
+		t.Errorf("a column for a goroutine that has no step:\n%s", text)
+	}
+}
+
+// distinct returns n steps that differ from each other.
+func distinct(n int) []report.Step {
+	s := make([]report.Step, n)
+	for i := range s {
+		s[i] = report.Step{Op: fmt.Sprintf("store atomic#1 = %d", i), Pos: "x.go:1"}
+	}
+	return s
 }
 
 // TestRecordRoundTrip checks that a trace survives JSON, as the weft
@@ -378,6 +418,8 @@ func TestSymbolicAndChannelOps(t *testing.T) {
 	nilRecv.B = event.Value{N: uint64(nilChan)}
 	cases := []chans.Case{{Chan: 0}, {Chan: 0, Send: true, V: event.Value{P: 7}}}
 	sel := event.Label{Kind: event.Select, OKind: event.Chan, A: event.Value{P: cases}, Arg: 1}
+	sendWait := ch(event.ChanWait)
+	sendWait.Arg = int32(event.ChanSend)
 	selWait := ch(event.ChanWait)
 	selWait.A = event.Value{P: cases}
 	tests := []struct {
@@ -401,6 +443,7 @@ func TestSymbolicAndChannelOps(t *testing.T) {
 		{ch(event.ChanLen), event.Result{V: event.Value{N: 1}}, "len chan#1 = 1"},
 		{ch(event.ChanWait), event.Result{OK: true, V: event.Value{P: 5}}, "woken on chan#1 = 5"},
 		{ch(event.ChanWait), event.Result{}, "woken on chan#1"},
+		{sendWait, event.Result{OK: true}, "woken on chan#1: sent"},
 		{sel, event.Result{Case: 0, OK: true, V: event.Value{P: 5}}, "select: recv chan#1 = 5"},
 		{sel, event.Result{Case: 1}, "select: send 7 on chan#1"},
 		{sel, event.Result{Case: 2}, "select: default"},

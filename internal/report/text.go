@@ -21,31 +21,54 @@ func Text(t *Trace) string {
 		fmt.Fprintf(&b, "minimized: this execution has %s, the one found had %d\n", plural(m.Switches, "goroutine switch", "goroutine switches"), m.Original)
 	}
 	stuck := t.Bug.Kind == "deadlock" || t.Bug.Kind == "goroutine leak"
-	var unfinished []string
+	// The goroutines that did not finish, those that wait in the same
+	// operation at the same place on one line (conc's 100 goroutines of a
+	// WaitGroup test that had not run yet).
+	type wait struct {
+		ids       []int
+		one, many string // what they do, for one goroutine and for several
+	}
+	var waits []*wait
+	byWhat := map[string]*wait{}
 	for _, g := range t.Goroutines {
 		at := ""
 		if g.WaitPos != "" {
 			at = " at " + g.WaitPos
 		}
+		var one, many string
 		switch {
 		case g.State == "blocked":
-			unfinished = append(unfinished, fmt.Sprintf("  g%d is blocked forever by a failed assume%s\n", g.ID, at))
+			one, many = "is blocked forever by a failed assume"+at, "are blocked forever by a failed assume"+at
 		case g.State == "waiting" && g.System:
-			unfinished = append(unfinished, fmt.Sprintf("  g%d (a system goroutine, not a bug): %s%s\n", g.ID, clean(g.Waiting), at))
+			one = "(a system goroutine, not a bug): " + clean(g.Waiting) + at
+			many = "(system goroutines, not a bug): " + clean(g.Waiting) + at
 		case g.State == "waiting" && stuck:
-			unfinished = append(unfinished, fmt.Sprintf("  g%d waits in %s%s\n", g.ID, clean(g.Waiting), at))
+			one, many = "waits in "+clean(g.Waiting)+at, "wait in "+clean(g.Waiting)+at
 		case g.State == "waiting":
-			unfinished = append(unfinished, fmt.Sprintf("  g%d was about to %s%s\n", g.ID, clean(g.Waiting), at))
+			one, many = "was about to "+clean(g.Waiting)+at, "were about to "+clean(g.Waiting)+at
+		default:
+			continue
 		}
+		w := byWhat[one]
+		if w == nil {
+			w = &wait{one: one, many: many}
+			byWhat[one] = w
+			waits = append(waits, w)
+		}
+		w.ids = append(w.ids, g.ID)
 	}
-	if len(unfinished) > 0 {
+	if len(waits) > 0 {
 		if stuck {
 			b.WriteString("blocked forever at the end:\n")
 		} else {
 			b.WriteString("not finished when the bug happened:\n")
 		}
-		for _, u := range unfinished {
-			b.WriteString(u)
+		for _, w := range waits {
+			if len(w.ids) == 1 {
+				fmt.Fprintf(&b, "  g%d %s\n", w.ids[0], w.one)
+				continue
+			}
+			fmt.Fprintf(&b, "  %s (%d goroutines) %s\n", idRanges(w.ids), len(w.ids), w.many)
 		}
 	}
 	if len(t.Objects) > 0 {
@@ -61,6 +84,27 @@ func Text(t *Trace) string {
 		}
 	}
 	return b.String()
+}
+
+// idRanges writes goroutine ids, in increasing order, as "g1-g5, g7".
+func idRanges(ids []int) string {
+	var parts []string
+	for i := 0; i < len(ids); {
+		j := i
+		for j+1 < len(ids) && ids[j+1] == ids[j]+1 {
+			j++
+		}
+		switch {
+		case j == i:
+			parts = append(parts, fmt.Sprintf("g%d", ids[i]))
+		case j == i+1:
+			parts = append(parts, fmt.Sprintf("g%d, g%d", ids[i], ids[j]))
+		default:
+			parts = append(parts, fmt.Sprintf("g%d-g%d", ids[i], ids[j]))
+		}
+		i = j + 1
+	}
+	return strings.Join(parts, ", ")
 }
 
 // row is a line of the table: a step, or a note that stands for the
@@ -94,19 +138,35 @@ func newTable(t *Trace) *table {
 		tab.heads = append(tab.heads, [2]string{clean(fmt.Sprintf("g%d %s", id, name)), clean(where)})
 		tab.opW, tab.posW, tab.width = append(tab.opW, 0), append(tab.posW, 0), append(tab.width, 0)
 	}
+	tab.rows = elide(collapse(t.Steps))
+	// A column per goroutine; of more than fewColumns goroutines, a column
+	// per goroutine that has a step shown, and the body's: those that
+	// never ran (100 of conc's WaitGroup test, when Wait returned before
+	// them) are listed below the table, not as empty columns.
+	shown := map[int]bool{0: true}
+	for _, r := range tab.rows {
+		if r.step >= 0 {
+			shown[t.Steps[r.step].G] = true
+		}
+	}
 	for _, g := range t.Goroutines {
+		if !shown[g.ID] && len(t.Goroutines) > fewColumns {
+			continue
+		}
 		where := "the body"
 		if g.ID != 0 {
 			where = fmt.Sprintf("go at %s in g%d", g.Spawn, g.Parent)
 		}
 		addCol(g.ID, g.Func, where)
 	}
-	for _, s := range t.Steps {
-		if _, ok := tab.col[s.G]; !ok {
-			addCol(s.G, "", "")
+	for _, r := range tab.rows {
+		if r.step < 0 {
+			continue
+		}
+		if g := t.Steps[r.step].G; !tabHas(tab, g) {
+			addCol(g, "", "")
 		}
 	}
-	tab.rows = collapse(t.Steps)
 	for _, r := range tab.rows {
 		if r.step < 0 {
 			continue
@@ -121,6 +181,11 @@ func newTable(t *Trace) *table {
 	}
 	tab.numW = len(strconv.Itoa(len(t.Steps))) + 1
 	return tab
+}
+
+func tabHas(tab *table, g int) bool {
+	_, ok := tab.col[g]
+	return ok
 }
 
 func (tab *table) cellWidth(c int) int {
@@ -166,6 +231,43 @@ func collapse(steps []Step) []row {
 		i += bestN * bestK
 	}
 	return rows
+}
+
+// fewColumns is how many goroutines a table shows all of, whether they
+// have steps or not.
+const fewColumns = 8
+
+// A table of more than maxRows rows shows its first headRows and its last
+// maxRows-headRows-1, with a note between: a loop whose iterations differ
+// (a step limit after 100,000 operations) would otherwise print a row per
+// operation. The end is where a bug happens; the start, how the goroutines
+// were set up.
+const (
+	maxRows  = 500
+	headRows = 100
+)
+
+// elide cuts the middle of rows longer than maxRows.
+func elide(rows []row) []row {
+	if len(rows) <= maxRows {
+		return rows
+	}
+	tailFrom := len(rows) - (maxRows - headRows - 1)
+	first, last := -1, -1
+	for _, r := range rows[headRows:tailFrom] {
+		if r.step >= 0 {
+			if first < 0 {
+				first = r.step
+			}
+			last = r.step
+		}
+	}
+	note := fmt.Sprintf("... %d rows not shown", tailFrom-headRows)
+	if first >= 0 {
+		note = fmt.Sprintf("... steps #%d-#%d not shown (%d rows)", first+1, last+1, tailFrom-headRows)
+	}
+	out := append(rows[:headRows:headRows], row{step: -1, note: note + "; weft test -json records the whole trace"})
+	return append(out, rows[tailFrom:]...)
 }
 
 func blockEqual(same func(i, j int) bool, a, b, k int) bool {

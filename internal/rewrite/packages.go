@@ -69,6 +69,12 @@ func Packages(dir string, env []string, patterns ...string) (*Rewritten, error) 
 		variants[path] = append(variants[path], p)
 	}
 	slices.Sort(paths)
+	// The packages rewritten, and weft's, take weft's channels; the others
+	// Go's.
+	inside := func(path string) bool {
+		path = strings.TrimSuffix(path, "_test")
+		return variants[path] != nil || path == weftModule || strings.HasPrefix(path, weftModule+"/")
+	}
 	res := &Rewritten{Files: map[string][]byte{}}
 	var errs Errors
 	done := map[string]bool{}
@@ -89,7 +95,7 @@ func Packages(dir string, env []string, patterns ...string) (*Rewritten, error) 
 				if err != nil {
 					return nil, err
 				}
-				out, err := File(p.Fset, f, name, src, p.TypesInfo)
+				out, err := File(p.Fset, f, name, src, p.TypesInfo, inside)
 				var fe Errors
 				if errors.As(err, &fe) {
 					errs = append(errs, fe...)
@@ -99,7 +105,10 @@ func Packages(dir string, env []string, patterns ...string) (*Rewritten, error) 
 					return nil, err
 				}
 				if out != nil {
-					res.Files[name] = out
+					// The compiler's errors, and vet's, name the user's
+					// file rather than the temporary one that replaces it:
+					// the rewrite keeps every line where it was.
+					res.Files[name] = append([]byte("//line "+name+":1:1\n"), out...)
 				}
 			}
 		}

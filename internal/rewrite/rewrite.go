@@ -24,10 +24,13 @@
 //	time.Now, Since, Until, Sleep, After, AfterFunc, Tick, NewTimer, NewTicker, Timer, Ticker   weft/time's
 //	context.*                 weft/context's
 //	runtime.Gosched()         weft.Yield()
+//	signal.Notify, Stop, NotifyContext   rewritten.SignalNotify, ...: a check models no signals, none is sent
+//	f(c), for f of a package not rewritten that takes (or returns) a channel   an error: it takes Go's channels
 //	func TestXxx(t *testing.T) { body }   (in _test.go files)   func TestXxx(t *testing.T) { weft.Check(t, func() { body }) }
 //	t.Run(name, func(t *testing.T) { body })   (in a test)       t.Run(name, func(t *testing.T) { weft.Check(t, func() { body }) }), and the test is left as it is
 //	t.Run(name, f)            rewritten.Run(t, name, f): f is checked as a body
 //	t.Error(...), t.Errorf(...), t.Fail()  rewritten.Error(t, ...), ...: the failure of the execution, with its interleaving
+//	t.Fatal(...), t.Fatalf(...), t.FailNow()  rewritten.Fatal(t, ...), ...: the same, its message the report's headline
 //	t.Parallel() (not the first statement)  rewritten.Parallel(t): the test runs serially
 //	func ExampleXxx() { body }  (in _test.go files)   func ExampleXxx() { rewritten.Example("ExampleXxx", func() { body }) }: the first execution's output is the example's
 //
@@ -57,7 +60,9 @@
 // What is not rewritten yet is an error that names the construct and its
 // position, never left as it is: channel operations on values of
 // type-parameter type, methods on generic channel types, defined types
-// over named channel types, and dot imports of the rewritten packages. A
+// over named channel types, dot imports of the rewritten packages, and
+// channels passed to or returned by the functions of packages that are
+// not rewritten (outside the module: they take Go's channels). A
 // value of a channel type with methods must be converted explicitly to
 // or from another channel type (Go also assigns it implicitly to chan T;
 // the rewritten struct is not, and the build fails there). A t.Run that a helper
@@ -150,6 +155,9 @@ var stdPkgs = map[string]stdPkg{
 		"WithCancel", "WithCancelCause", "WithTimeout", "WithTimeoutCause", "WithDeadline", "WithDeadlineCause",
 		"WithValue", "WithoutCancel", "AfterFunc", "Cause", "Canceled", "DeadlineExceeded")},
 	"runtime": {alias: "weft", keep: true, names: map[string]string{"Gosched": "Yield"}},
+	// A check models no signals: see weft/rewritten.
+	"os/signal": {alias: "weftrw", keep: true, names: map[string]string{"Notify": "SignalNotify", "Stop": "SignalStop",
+		"NotifyContext": "SignalNotifyContext"}},
 }
 
 // atomicNames are the names of sync/atomic: its types, and its functions
@@ -168,10 +176,13 @@ func atomicNames() map[string]string {
 
 // File rewrites one type-checked file of a package whose types info has
 // Types, Defs, Uses and Selections. name is the file's name, for the line
-// directives; src its content, from which f was parsed with fset. It
-// returns the rewritten source, or nil when the file needs no change.
-func File(fset *token.FileSet, f *ast.File, name string, src []byte, info *types.Info) ([]byte, error) {
-	r := &rewriter{fset: fset, tf: fset.File(f.Pos()), name: name, src: src, info: info,
+// directives; src its content, from which f was parsed with fset.
+// rewritten says which packages are rewritten too (the file's own, those of
+// its module it imports): the functions of the others take and return Go's
+// channels, which the rewritten code does not have. It returns the
+// rewritten source, or nil when the file needs no change.
+func File(fset *token.FileSet, f *ast.File, name string, src []byte, info *types.Info, rewritten func(path string) bool) ([]byte, error) {
+	r := &rewriter{fset: fset, tf: fset.File(f.Pos()), name: name, src: src, info: info, inside: rewritten,
 		imports: map[string]bool{}, rendering: map[int]bool{}, rewritten: map[*ast.Ident]bool{}, handled: map[ast.Node]bool{}}
 	r.file(f)
 	if len(r.errs) > 0 {
@@ -217,11 +228,12 @@ type rewriter struct {
 	edits     []edit
 	rendering map[int]bool // the edits being rendered, by index
 	errs      Errors
-	imports   map[string]bool       // aliases of weftPkgs the edits use
-	rewritten map[*ast.Ident]bool   // uses of standard packages turned into weft's
-	handled   map[ast.Node]bool     // nodes an enclosing construct rewrites
-	isTest    bool                  // a _test.go file
-	subtests  map[*ast.FuncLit]bool // the subtests given to t.Run as literals
+	imports   map[string]bool        // aliases of weftPkgs the edits use
+	rewritten map[*ast.Ident]bool    // uses of standard packages turned into weft's
+	handled   map[ast.Node]bool      // nodes an enclosing construct rewrites
+	inside    func(path string) bool // the packages rewritten
+	isTest    bool                   // a _test.go file
+	subtests  map[*ast.FuncLit]bool  // the subtests given to t.Run as literals
 }
 
 func (r *rewriter) off(p token.Pos) int { return r.tf.Offset(p) }
@@ -440,7 +452,7 @@ func (r *rewriter) testFunc(params *ast.FieldList, body *ast.BlockStmt) {
 		}
 		// Plain Go, outside any check: t.Parallel is testing's, and a
 		// failure is the test's.
-		for _, m := range []string{"Parallel", "Error", "Errorf", "Fail"} {
+		for _, m := range []string{"Parallel", "Error", "Errorf", "Fail", "Fatal", "Fatalf", "FailNow"} {
 			if r.isTMethod(call, m) {
 				r.handled[call] = true
 			}
@@ -595,11 +607,14 @@ func (r *rewriter) commaOK(e ast.Expr) {
 }
 
 func (r *rewriter) call(call *ast.CallExpr) {
-	for _, m := range []string{"Run", "Error", "Errorf", "Fail", "Parallel"} {
+	for _, m := range []string{"Run", "Error", "Errorf", "Fail", "Fatal", "Fatalf", "FailNow", "Parallel"} {
 		if r.isTMethod(call, m) {
 			// A failure that lets the test go on would be reported once
 			// per execution, without its interleaving: it is a failure of
-			// the execution. (t.Fatal is one already.) A subtest that is
+			// the execution. t.Fatal is one already, but its message went
+			// to the test's log, once more for each replay of the
+			// execution (its minimization, its trace): as a failure of
+			// the execution, it is the report's headline. A subtest that is
 			// not a literal of a test is checked by rewritten.Run. A
 			// t.Parallel inside a check would wait for the parent test
 			// outside any weft operation: rewritten.Parallel lets the
@@ -618,6 +633,7 @@ func (r *rewriter) call(call *ast.CallExpr) {
 		r.conversion(call, tv.Type)
 		return
 	}
+	r.outsideChannels(call)
 	id, ok := ast.Unparen(call.Fun).(*ast.Ident)
 	if !ok {
 		return
@@ -677,6 +693,108 @@ func (r *rewriter) call(call *ast.CallExpr) {
 			return r.out(call.Pos()).operand(c).gen("." + method + "()").String()
 		})
 	}
+}
+
+// outsideChannels reports a call of a function of a package that is not
+// rewritten (nor one whose names become weft's) that takes or returns a
+// channel: the rewritten code would hand it, or get from it, Go's
+// channels where it has weft's, and the build would fail in the
+// rewritten file (oklog/run's signal.Notify before os/signal was
+// modelled).
+func (r *rewriter) outsideChannels(call *ast.CallExpr) {
+	fun := ast.Unparen(call.Fun)
+	switch f := fun.(type) {
+	case *ast.IndexExpr:
+		fun = f.X
+	case *ast.IndexListExpr:
+		fun = f.X
+	}
+	var id *ast.Ident
+	switch f := fun.(type) {
+	case *ast.Ident:
+		id = f
+	case *ast.SelectorExpr:
+		id = f.Sel
+	default:
+		return
+	}
+	fn, ok := r.info.Uses[id].(*types.Func)
+	if !ok || fn.Pkg() == nil || r.inside == nil || r.inside(fn.Pkg().Path()) {
+		return
+	}
+	if _, modelled := stdPkgs[fn.Pkg().Path()]; modelled {
+		return
+	}
+	sig, ok := fn.Type().(*types.Signature)
+	if !ok {
+		return
+	}
+	name := fn.Pkg().Name() + "." + fn.Name()
+	if recv := sig.Recv(); recv != nil {
+		name = fmt.Sprintf("(%s).%s", types.TypeString(recv.Type(), func(p *types.Package) string { return p.Name() }), fn.Name())
+	}
+	params := sig.Params()
+	for i, a := range call.Args {
+		if r.info.Types[a].IsNil() {
+			continue
+		}
+		var t types.Type
+		switch {
+		case sig.Variadic() && i >= params.Len()-1 && !call.Ellipsis.IsValid():
+			t = params.At(params.Len() - 1).Type().(*types.Slice).Elem()
+		case i < params.Len():
+			t = params.At(i).Type()
+		default:
+			continue
+		}
+		if hasChan(t, nil) {
+			r.errorf(a.Pos(), "a channel passed to %s (of %s, which weft test does not rewrite: it takes Go channels)", name, fn.Pkg().Path())
+		}
+	}
+	for v := range sig.Results().Variables() {
+		if hasChan(v.Type(), nil) {
+			r.errorf(call.Pos(), "a channel returned by %s (of %s, which weft test does not rewrite: it returns Go channels)", name, fn.Pkg().Path())
+			break
+		}
+	}
+}
+
+// hasChan says whether t is a channel type, or a type made of one without
+// a name of its own (a slice of channels, a func that takes one...).
+func hasChan(t types.Type, seen map[types.Type]bool) bool {
+	if seen[t] {
+		return false
+	}
+	switch u := t.(type) {
+	case *types.Chan:
+		return true
+	case *types.Named:
+		_, isChan := u.Underlying().(*types.Chan)
+		return isChan
+	case *types.Alias:
+		return hasChan(types.Unalias(u), seen)
+	case *types.Pointer:
+		return hasChan(u.Elem(), seen)
+	case *types.Slice:
+		return hasChan(u.Elem(), seen)
+	case *types.Array:
+		return hasChan(u.Elem(), seen)
+	case *types.Map:
+		return hasChan(u.Key(), seen) || hasChan(u.Elem(), seen)
+	case *types.Signature:
+		if seen == nil {
+			seen = map[types.Type]bool{}
+		}
+		seen[t] = true
+		for _, tup := range []*types.Tuple{u.Params(), u.Results()} {
+			for v := range tup.Variables() {
+				if hasChan(v.Type(), seen) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // compareNil makes n == nil, for n of a named channel type with methods,

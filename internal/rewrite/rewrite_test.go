@@ -77,7 +77,7 @@ func TestGolden(t *testing.T) {
 			got := map[string][]byte{}
 			var errs []string
 			for i, f := range asts {
-				out, err := File(fset, f, names[i], files[names[i]], info)
+				out, err := File(fset, f, names[i], files[names[i]], info, func(path string) bool { return path == "example.com/p" })
 				if err != nil {
 					errs = append(errs, err.Error())
 					continue

@@ -288,7 +288,7 @@ func panicStack() (stack string, at Pos, internal bool) {
 			internal = isInternal(f.Function)
 		}
 		origin = false
-		if !isWeftFrame(f.Function) && !strings.HasPrefix(f.Function, "runtime.") && !strings.HasPrefix(f.Function, "iter.") {
+		if !isWeftCode(f) && !strings.HasPrefix(f.Function, "runtime.") && !strings.HasPrefix(f.Function, "iter.") {
 			if at.File == "" {
 				at = Pos{Func: f.Function, File: f.File, Line: f.Line}
 			}
@@ -328,7 +328,7 @@ func goexitStack() (stack string, at Pos, failNow bool) {
 			continue
 		}
 		origin = false
-		if !isWeftFrame(f.Function) && !strings.HasPrefix(f.Function, "runtime.") && !strings.HasPrefix(f.Function, "iter.") {
+		if !isWeftCode(f) && !strings.HasPrefix(f.Function, "runtime.") && !strings.HasPrefix(f.Function, "iter.") {
 			if at.File == "" {
 				at = Pos{Func: f.Function, File: f.File, Line: f.Line}
 			}

@@ -160,6 +160,39 @@ func isWeftFrame(fn string) bool {
 	return false
 }
 
+// moduleDir is the directory of weft's sources followed by "/" (or its
+// import path, under -trimpath), as the frames of its functions name it.
+var moduleDir = func() string {
+	_, file, _, _ := runtime.Caller(0)
+	return strings.TrimSuffix(file, "internal/runtime/trace.go")
+}()
+
+// isWeftFile reports whether file is a source file of weft itself. A
+// function of weft that the compiler inlines into the program may bear
+// the program's name: the iterator of rewritten.Range, inlined into the
+// loop that ranges over a channel, is "pkg.worker.Range[...].func2".
+func isWeftFile(file string) bool {
+	rest, ok := strings.CutPrefix(file, moduleDir)
+	if !ok || moduleDir == "" || strings.HasSuffix(rest, "_test.go") {
+		return false
+	}
+	dir, _, sub := strings.Cut(rest, "/")
+	if !sub {
+		return true // the weft package
+	}
+	switch dir {
+	case "sync", "atomic", "sym", "time", "context", "rewritten", "internal":
+		return true
+	}
+	return false
+}
+
+// isWeftCode reports whether frame f runs weft's code: a function of weft,
+// or one inlined from its files.
+func isWeftCode(f runtime.Frame) bool {
+	return isWeftFrame(f.Function) || isWeftFile(f.File)
+}
+
 // packageOf returns the import path of the package of function fn.
 func packageOf(fn string) string {
 	slash := strings.LastIndexByte(fn, '/')
@@ -184,7 +217,7 @@ func callerPos() Pos {
 	frames := runtime.CallersFrames(pcs[:n])
 	for {
 		f, more := frames.Next()
-		if !isWeftFrame(f.Function) && !strings.HasPrefix(f.Function, "runtime.") && !strings.HasPrefix(f.Function, "iter.") {
+		if !isWeftCode(f) && !strings.HasPrefix(f.Function, "runtime.") && !strings.HasPrefix(f.Function, "iter.") {
 			return Pos{Func: f.Function, File: f.File, Line: f.Line}
 		}
 		if !more {

@@ -239,8 +239,9 @@ func (g *dumped) program() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "goroutine %d [%s]:\n", g.id, g.state)
 	for _, f := range g.frames {
-		fn, _, _ := strings.Cut(f, "\n")
-		if isWeftFrame(fn) || strings.HasPrefix(fn, "runtime.") || strings.HasPrefix(fn, "iter.") {
+		fn, loc, _ := strings.Cut(f, "\n")
+		file, _, _ := strings.Cut(strings.TrimSpace(loc), ":")
+		if isWeftFrame(fn) || isWeftFile(file) || strings.HasPrefix(fn, "runtime.") || strings.HasPrefix(fn, "iter.") {
 			continue
 		}
 		b.WriteString(f)

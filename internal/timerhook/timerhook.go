@@ -16,3 +16,7 @@ import "time"
 // reports false does not move the clock: it had been stopped, by whatever
 // fire reads.
 var Fire func(d time.Duration, fire func(at func()) bool)
+
+// MaxTicks is weft/time's MaxTicks, which the reports of package weft
+// (imported by weft/time) read too.
+const MaxTicks = 3

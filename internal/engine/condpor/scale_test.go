@@ -106,3 +106,32 @@ func limited(n int) func() {
 		}
 	}
 }
+
+// BenchmarkStepLimit is golang-lru's Test2Q_RandomOps: one goroutine
+// locking and unlocking a mutex until the step limit stops it at n
+// operations, and the trace of that bug, which linearizes the whole
+// execution. Before the linearization used the index of reads by write
+// and computed the coherence indexes once: 0.37 s at 5,000 operations,
+// 19 s at 20,000 (golang-lru's 100,000 took 190 s); after, 24 ms and
+// 90 ms.
+func BenchmarkStepLimit(b *testing.B) {
+	for _, n := range []int{5000, 20000, 50000} {
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			body := func() {
+				var mu sync.Mutex
+				for {
+					mu.Lock()
+					mu.Unlock()
+				}
+			}
+			for b.Loop() {
+				conc := concolicConfig(b)
+				rep := runtime.Run(body, runtime.Config{Engine: condpor.New(engine.Config{Concolic: conc}), Concolic: conc, MaxExecutions: 1, MaxSteps: n})
+				if rep.Internal != "" || len(rep.Bugs) != 1 || rep.Bugs[0].Bug.Kind != engine.StepLimit {
+					b.Fatalf("bugs %v, internal %q; want a step limit", rep.Bugs, rep.Internal)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/operation")
+		})
+	}
+}
