@@ -443,6 +443,23 @@ var known = []struct {
 			block(closeC(0), Stmt{Kind: Recv, Chan: 1}),
 			block(send(1, 1))),
 	},
+	{
+		"repairedThenClosed", propVerdict,
+		"(s2/p1881, shrunk, present before 2026-11-27) the default engine missed a panic that dfs and real Go find: g1's select sends on c0 after g2's send and close, and panics; the repair that puts g2's send before the select's left the select with an outcome that was not the first of its options, so the close did not revisit it (fixed: a repair's first outcome that reads the write is maximal)",
+		prog(chans(1, 1), nil,
+			block(Stmt{Kind: Recv}),
+			block(sel(false, Case{Send: true, Val: K(2)}, Case{Send: true, Chan: 1, Val: K(3)}, Case{Reg: 2, OK: true})),
+			block(send(0, 1), closeC(0))),
+	},
+	{
+		"repairedWaitStarves", propKinds,
+		"(s2/p561, shrunk, present before 2026-11-27) with WithAllBugs the default engine missed the deadlock that dfs finds: g2 takes g1's value before g0, which then waits forever; the repair of g0's wait took its only other outcome, stealing g3's withdrawn offer, and never left it waiting (fixed: with no outcome after the write, waiting is one, the steals alternatives)",
+		prog(chans(1, 0), nil,
+			block(Stmt{Kind: Recv, Chan: 1, Reg: 2}),
+			block(send(1, 3)),
+			block(Stmt{Kind: Recv, Chan: 1, Reg: 1}),
+			block(sel(false, Case{Send: true, Chan: 1, Val: K(3)}, Case{Send: true, Val: K(2)}))),
+	},
 }
 
 // stillOpen names the known mismatches weft still fails.

@@ -109,7 +109,8 @@ type Event struct {
 	Moved bool
 	// Repaired marks the choice event of a channel operation that the
 	// repair of a conflict, the revisit by the write in RF of another
-	// update that read what it read, left waiting.
+	// update that read what it read, placed after that write: waiting, or
+	// taking an outcome that reads it.
 	Repaired bool
 	Outcome  int32 // Choice, Constraint, update reads: the outcome taken
 	Alts     int32 // how many outcomes there are

@@ -519,6 +519,19 @@ func (e *Engine) backwardChoice(parent, child *frame, it item) bool {
 				cands = append(cands, opt)
 			}
 		}
+		if len(opts) == 0 {
+			// Nothing lets it go after w: waiting there is an outcome
+			// too (the deadlock where it starves: repairedWaitStarves
+			// in package chanprog), those older ones alternatives.
+			for _, opt := range cands {
+				alt := item{kind: backward, a: it.a, b: w, alt: opt.out.Alt(), with: opt.out.With1(), hasOut: true}
+				if !opt.plain() {
+					alt.opt = &opt
+				}
+				parent.items = append(parent.items, alt)
+			}
+			cands = nil
+		}
 	}
 	if len(cands) == 0 && lab.Kind == event.Select && len(opts) == 0 {
 		// A select with no offer, which nothing lets go there: it waits,
@@ -541,6 +554,20 @@ func (e *Engine) backwardChoice(parent, child *frame, it item) bool {
 	// keeps the writes it reads now: it reads several locations, which
 	// one revisit alone cannot all place before it
 	// (defaultAfterRecvAndClose in package chanprog).
+	// A repair's outcome must read w: the first of its options that does
+	// is as maximal as a read a revisit placed, which a later write may
+	// revisit again (a close after the send that a steal put first makes
+	// a send case of the select panic: repairedThenClosed in package
+	// chanprog).
+	first := chans.Outcome{Case: -1}
+	if repair {
+		for _, opt := range opts {
+			if slices.Contains(e.dryReads(child, o, opt), w) {
+				first = opt.out
+				break
+			}
+		}
+	}
 	c.RemoveEvent(lead)
 	for i, cand := range cands {
 		switch _, st := e.rebuildAfter(child, o, cand, w); st {
@@ -553,8 +580,8 @@ func (e *Engine) backwardChoice(parent, child *frame, it item) bool {
 		if _, ok := readsFrom(c, lead, w); !ok && !repair {
 			return false // the case reads another write: that write's revisit
 		}
-		c.Ev(lead).AddedMax = len(opts) > 0 && opts[0].out == cand.out
-		c.Ev(lead).Handed = handed
+		c.Ev(lead).AddedMax = len(opts) > 0 && opts[0].out == cand.out || cand.out == first
+		c.Ev(lead).Handed, c.Ev(lead).Repaired = handed, repair
 		// Placed after w, it no longer stands before the write that
 		// revisited it: Moved and RF keep that it did (see revisited).
 		c.Ev(lead).Moved, c.Ev(lead).RF = true, w
@@ -717,6 +744,12 @@ func (e *Engine) chanMaximal(g *graph.Graph, p, w graph.Pos, kept func(graph.Pos
 	o := newCop(p.T, ev.Lab, p)
 	if !e.hasChoice(g, o) || ev.Outcome == blockedMark || ev.Outcome == forcedMark {
 		return true // an operation with one outcome, or none where it stands
+	}
+	if ev.Moved && ev.Repaired {
+		// A repair placed it, with the first outcome that reads the
+		// write in its RF (see backwardChoice): it still stands where it
+		// was placed, after what it read then.
+		return ev.AddedMax
 	}
 	var buf [4]option
 	opts := e.options(view{g: g, in: in}, o, false, nil, buf[:0])
