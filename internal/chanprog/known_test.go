@@ -460,6 +460,14 @@ var known = []struct {
 			block(Stmt{Kind: Recv, Chan: 1, Reg: 1}),
 			block(sel(false, Case{Send: true, Chan: 1, Val: K(3)}, Case{Send: true, Val: K(2)}))),
 	},
+	{
+		"repairedDefaultTwice", propClasses,
+		"(s12/p358, shrunk) the default engine explored 4 complete executions for 3 classes: g2's select takes c1 closed after g1's close both where the repair of its send against g1's put it and where the repair's older outcome, a default that was not possible there, had left it waiting (fixed: that one does not wait)",
+		prog(chans(2, 0), nil,
+			block(),
+			block(send(1, 2), send(0, 2), closeC(1)),
+			block(Stmt{Kind: Recv, Chan: 1, Reg: 1}, sel(true, Case{Send: true, Val: K(1)}, Case{Chan: 1, OK: true}))),
+	},
 }
 
 // stillOpen names the known mismatches weft still fails.

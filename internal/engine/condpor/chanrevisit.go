@@ -601,8 +601,12 @@ func (e *Engine) backwardChoice(parent, child *frame, it item) bool {
 	// writes added later that let it go revisit it there with w kept
 	// (selectSendThenAssert, closedOrBuffered in package chanprog); if
 	// none does, the execution is stranded, not counted. Its outcomes
-	// that read none of w's writes are taken where it stood.
-	if again {
+	// that read none of w's writes are taken where it stood. An older
+	// outcome of a repair that is not possible either does not wait: the
+	// repair's first outcome, which stands there maximal, gets the
+	// revisits of the writes added later (repairedDefaultTwice in package
+	// chanprog).
+	if again || repair && it.opt != nil && len(opts) > 0 {
 		return false
 	}
 	return waitAfter(c, lead, saved, w)
