@@ -468,6 +468,14 @@ var known = []struct {
 			block(send(1, 2), send(0, 2), closeC(1)),
 			block(Stmt{Kind: Recv, Chan: 1, Reg: 1}, sel(true, Case{Send: true, Val: K(1)}, Case{Chan: 1, OK: true}))),
 	},
+	{
+		"defaultRecvOtherClose", propKinds,
+		"(s3/p1826, shrunk, a regression of 1db1d20 found by the 20,000-program scan) with WithAllBugs the default engine missed the failed assert where g1's select receives g0's last value after g2 took the first: its default before what made a case ready bounded the receive count by g2's close of the other channel, c1, as well as by its own channel's close (fixed: a receive case's count, by its own channel's close only)",
+		prog(chans(1, 0), nil,
+			block(send(0, 2), send(1, 3), send(0, 1)),
+			block(sel(true, Case{Reg: 2, Body: block(assertS(Cond{Kind: Ne, Reg: 2, Const: 1}))}, Case{Send: true, Chan: 1, Val: K(1)})),
+			block(Stmt{Kind: Recv, Chan: 1, Reg: -1}, closeC(1), Stmt{Kind: Recv})),
+	},
 }
 
 // stillOpen names the known mismatches weft still fails.

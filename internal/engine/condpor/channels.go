@@ -907,8 +907,11 @@ func (e *Engine) buildDefault(b *builder, res *chans.Result) bool {
 	var done []seen
 	var counts []int32
 	// Before what made a case ready, the default reads every channel of
-	// the cases open: the counts it reads must not follow a close of one
-	// of them either (closedOrSendDefaultMissed in package chanprog).
+	// the cases open: the count of a send case it reads must not follow a
+	// close of one of them either (closedOrSendDefaultMissed in package
+	// chanprog). A receive case's, only its own channel's close: bounded
+	// by the others', it may read no state a later send revisits
+	// (defaultRecvOtherClose).
 	var closes []graph.Pos
 	if b.opt.beforeClose {
 		for _, k := range b.o.op.Cases {
@@ -982,9 +985,13 @@ func (e *Engine) buildDefault(b *builder, res *chans.Result) bool {
 				// chanprog).
 				co := g.Locs[ci.h].Co
 				last := co[len(co)-1]
+				cl := g.Locs[ci.cl].Co
+				closing := cl[len(cl)-1]
+				before := b.opt.beforeClose && closed(g, closing)
 				for i := len(co) - 1; i > 0; i-- {
 					next, ok := writeCount(g, ci.t, i+1)
-					if (!ok || !graph.InView(g.Ev(co[i]).View, next)) && !late(co[i]) {
+					v := g.Ev(co[i]).View
+					if (!ok || !graph.InView(v, next)) && (!before || !graph.InView(v, closing)) {
 						break
 					}
 					last = co[i-1]
