@@ -474,6 +474,13 @@ func (e *Engine) backwardChoice(parent, child *frame, it item) bool {
 	v := view{g: c}
 	base, _ := baseView(c, lead.T)
 	opts := e.options(v, o, false, nil, nil)
+	readsW := func(opt option) bool { return slices.Contains(e.dryReads(child, o, opt), w) }
+	// first is the first of opts that reads w: a repair's outcome must
+	// read w, and that one is as maximal as a read a revisit placed, which
+	// a later write may revisit again (a close after the send that a
+	// steal put first makes a send case of the select panic:
+	// repairedThenClosed in package chanprog).
+	first := chans.Outcome{Case: -1}
 	var cands []option
 	if it.opt != nil {
 		cands = append(cands, *it.opt)
@@ -493,7 +500,10 @@ func (e *Engine) backwardChoice(parent, child *frame, it item) bool {
 		cands = append(cands, opt)
 	} else {
 		for _, opt := range opts {
-			if slices.Contains(e.dryReads(child, o, opt), w) {
+			if readsW(opt) {
+				if first.Case < 0 {
+					first = opt.out
+				}
 				cands = append(cands, opt)
 			}
 		}
@@ -501,7 +511,7 @@ func (e *Engine) backwardChoice(parent, child *frame, it item) bool {
 		// the outcomes that go before that close and read w are reached
 		// from here only.
 		for _, opt := range e.options(v, o, true, base, nil) {
-			if opt.beforeClose && !opt.steal && !opt.stealBack && !opt.hasMain && slices.Contains(e.dryReads(child, o, opt), w) {
+			if opt.beforeClose && !opt.steal && !opt.stealBack && !opt.hasMain && readsW(opt) {
 				cands = append(cands, opt)
 			}
 		}
@@ -523,13 +533,7 @@ func (e *Engine) backwardChoice(parent, child *frame, it item) bool {
 			// Nothing lets it go after w: waiting there is an outcome
 			// too (the deadlock where it starves: repairedWaitStarves
 			// in package chanprog), those older ones alternatives.
-			for _, opt := range cands {
-				alt := item{kind: backward, a: it.a, b: w, alt: opt.out.Alt(), with: opt.out.With1(), hasOut: true}
-				if !opt.plain() {
-					alt.opt = &opt
-				}
-				parent.items = append(parent.items, alt)
-			}
+			pushOutcomes(parent, it.a, w, cands)
 			cands = nil
 		}
 	}
@@ -554,15 +558,9 @@ func (e *Engine) backwardChoice(parent, child *frame, it item) bool {
 	// keeps the writes it reads now: it reads several locations, which
 	// one revisit alone cannot all place before it
 	// (defaultAfterRecvAndClose in package chanprog).
-	// A repair's outcome must read w: the first of its options that does
-	// is as maximal as a read a revisit placed, which a later write may
-	// revisit again (a close after the send that a steal put first makes
-	// a send case of the select panic: repairedThenClosed in package
-	// chanprog).
-	first := chans.Outcome{Case: -1}
-	if repair {
+	if repair && (it.opt != nil || it.hasOut) {
 		for _, opt := range opts {
-			if slices.Contains(e.dryReads(child, o, opt), w) {
+			if readsW(opt) {
 				first = opt.out
 				break
 			}
@@ -580,18 +578,12 @@ func (e *Engine) backwardChoice(parent, child *frame, it item) bool {
 		if _, ok := readsFrom(c, lead, w); !ok && !repair {
 			return false // the case reads another write: that write's revisit
 		}
-		c.Ev(lead).AddedMax = len(opts) > 0 && opts[0].out == cand.out || cand.out == first
+		c.Ev(lead).AddedMax = len(opts) > 0 && opts[0].out == cand.out || repair && cand.out == first
 		c.Ev(lead).Handed, c.Ev(lead).Repaired = handed, repair
 		// Placed after w, it no longer stands before the write that
 		// revisited it: Moved and RF keep that it did (see revisited).
 		c.Ev(lead).Moved, c.Ev(lead).RF = true, w
-		for _, opt := range cands[i+1:] {
-			alt := item{kind: backward, a: it.a, b: w, alt: opt.out.Alt(), with: opt.out.With1(), hasOut: true}
-			if !opt.plain() {
-				alt.opt = &opt
-			}
-			parent.items = append(parent.items, alt)
-		}
+		pushOutcomes(parent, it.a, w, cands[i+1:])
 		return c.Acyclic(lead)
 	}
 	// None of its outcomes is possible after w's prefix: the one it had
@@ -610,6 +602,18 @@ func (e *Engine) backwardChoice(parent, child *frame, it item) bool {
 		return false
 	}
 	return waitAfter(c, lead, saved, w)
+}
+
+// pushOutcomes pushes on f, for each of opts, the revisit by w of the
+// operation at a that takes it.
+func pushOutcomes(f *frame, a, w graph.Pos, opts []option) {
+	for _, opt := range opts {
+		alt := item{kind: backward, a: a, b: w, alt: opt.out.Alt(), with: opt.out.With1(), hasOut: true}
+		if !opt.plain() {
+			alt.opt = &opt
+		}
+		f.items = append(f.items, alt)
+	}
 }
 
 // waitAfter places the operation whose choice event ev was at lead in
