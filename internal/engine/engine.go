@@ -69,6 +69,23 @@ type Awaiter interface {
 	Spins(x *Exec, g int32) bool
 }
 
+// Orderer is implemented by engines that can tell, at any point of the
+// running execution, which operations happen before it: the runtime checks
+// the accesses of plain memory, which are not operations, against it (a
+// pair of conflicting accesses that happens-before does not order is a data
+// race).
+type Orderer interface {
+	// Clock returns goroutine g's clock at the point after its last
+	// performed operation: for each goroutine t, how many of t's events
+	// happen before that point (g's own entry counts its events so far;
+	// goroutines past the end count none). An access that t made when its
+	// own entry was n happens before the point if and only if the
+	// clock's entry for t exceeds n: t's next event, after the access,
+	// happens before it. The slice may be the engine's: it is valid
+	// until the engine's next call.
+	Clock(x *Exec, g int32) []int32
+}
+
 // Config is what every engine may be configured with.
 type Config struct {
 	Seed       uint64 // random choices
@@ -133,9 +150,15 @@ type Continuer interface {
 	// after Step reported its race. It reports whether the bug can be
 	// the first of an execution, that is no earlier bug of this one must
 	// come before it, and then the schedule of such an execution, up to
-	// and including the failing operation.
-	Fault(x *Exec, g int32, failed *Choice) (sched []Choice, first bool)
+	// and including the failing operation. The schedule also runs the
+	// goroutines of also as far as they say: the bug needs what they did
+	// there (a race on plain memory needs the other access).
+	Fault(x *Exec, g int32, failed *Choice, also []Reach) (sched []Choice, first bool)
 }
+
+// Reach names the point of goroutine G after its first N events (counted
+// as in Orderer's clocks).
+type Reach struct{ G, N int32 }
 
 // Verdict is the kind of a Decision.
 type Verdict uint8

@@ -112,6 +112,15 @@ func (m *Machine) g(id int32) *gstate {
 	return &m.gs[id]
 }
 
+// Clock returns goroutine g's vector clock after its last operation (see
+// engine.Orderer).
+func (m *Machine) Clock(g int32) []int32 {
+	if int(g) < len(m.gs) {
+		return m.gs[g].vc
+	}
+	return nil
+}
+
 // Enabled reports whether g can perform its pending operation now.
 func (m *Machine) Enabled(x *engine.Exec, g *engine.Goroutine) bool {
 	if g.Status != engine.Ready {

@@ -15,6 +15,7 @@ import (
 
 	"weft.dev/weft"
 	"weft.dev/weft/atomic"
+	"weft.dev/weft/rewritten"
 	"weft.dev/weft/sym"
 	"weft.dev/weft/sync"
 )
@@ -224,10 +225,19 @@ func FromBytes(data []byte) Program {
 
 // Body returns the function that runs p under the checker. The objects are
 // created inside it, so every execution starts from zero.
-func (p Program) Body() func() {
+func (p Program) Body() func() { return p.body(false) }
+
+// PlainBody is Body with plain variables, as weft test rewrites them,
+// instead of Vars: their accesses are not operations, and races on them
+// are found by the runtime's race checker rather than by the engines.
+// p has a data race exactly when it has one with Vars.
+func (p Program) PlainBody() func() { return p.body(true) }
+
+func (p Program) body(plain bool) func() {
 	return func() {
 		xs := make([]atomic.Int64, p.Locs)
 		vs := make([]weft.Var[int64], p.Locs)
+		ps := make([]int64, p.Locs)
 		ss := make([]atomic.Value, p.Locs)
 		cs := make([]*weft.Chan[int64], p.Locs)
 		for i := range cs {
@@ -262,9 +272,17 @@ func (p Program) Body() func() {
 						weft.Yield()
 					}
 				case VarLoad:
-					vs[o.Loc].Load()
+					if plain {
+						rewritten.Read(&ps[o.Loc])
+					} else {
+						vs[o.Loc].Load()
+					}
 				case VarStore:
-					vs[o.Loc].Store(o.Val)
+					if plain {
+						rewritten.Set(&ps[o.Loc])(o.Val)
+					} else {
+						vs[o.Loc].Store(o.Val)
+					}
 				case SymNew:
 					r = sym.NewInt("r")
 				case SymStore:

@@ -380,6 +380,7 @@ func (r *rewriter) file(f *ast.File) {
 		}
 	}
 	ast.Inspect(f, r.visit)
+	r.memory(f)
 }
 
 // isTestFunc says whether fd is a test go test runs: func TestXxx(*testing.T).

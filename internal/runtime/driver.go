@@ -257,6 +257,8 @@ func (d *driver) begin() bool {
 	x.faulted = nil
 	clear(x.exhausted)
 	clear(x.shadows)
+	x.mem.reset()
+	x.mem.stacks = d.cfg.Trace
 	clear(x.objs)
 	clear(x.locals)
 	_, cont := x.eng.(engine.Continuer)

@@ -41,6 +41,11 @@ type execution struct {
 	// Shadow). Its keys keep the variables alive, so that no address is
 	// reused for another variable while the execution runs.
 	shadows map[unsafe.Pointer]any
+	// mem is the race checker of plain memory (see Access).
+	mem memory
+	// also is where other goroutines must have gone for the bug being
+	// reported to happen (see engine.Continuer).
+	also []engine.Reach
 	// objs and locals hold the indexes of the objects, and the values of
 	// the Locals, that an execution of another check held when x first
 	// used them (see claim).
@@ -312,7 +317,7 @@ func (x *execution) fault(b *engine.Bug, failed *engine.Choice) bool {
 // report records b, a bug the execution goes on past, if it can be the
 // first of an execution.
 func (x *execution) report(b *engine.Bug, failed *engine.Choice) {
-	sched, first := x.eng.(engine.Continuer).Fault(&x.exec, b.G, failed)
+	sched, first := x.eng.(engine.Continuer).Fault(&x.exec, b.G, failed, x.also)
 	if x.faulted == nil {
 		x.faulted = b
 	}

@@ -71,6 +71,8 @@ type goroutine struct {
 	note        string  // for the trace of Pending (see Note)
 	madeChan    int64   // the channel it made last (see MadeChan)
 	spawnSteps  []int32 // the step of each of its spawns, by rank (see execution.canonical)
+	hb          []int32 // its clock (see execution.clockOf)
+	hbAt        int32   // Steps+1 when hb was read, 0 if never
 }
 
 // run runs the goroutine's function on the current worker.
@@ -288,7 +290,7 @@ func panicStack() (stack string, at Pos, internal bool) {
 			internal = isInternal(f.Function)
 		}
 		origin = false
-		if !isWeftCode(f) && !strings.HasPrefix(f.Function, "runtime.") && !strings.HasPrefix(f.Function, "iter.") {
+		if isProgramFrame(f) {
 			if at.File == "" {
 				at = Pos{Func: f.Function, File: f.File, Line: f.Line}
 			}
@@ -328,7 +330,7 @@ func goexitStack() (stack string, at Pos, failNow bool) {
 			continue
 		}
 		origin = false
-		if !isWeftCode(f) && !strings.HasPrefix(f.Function, "runtime.") && !strings.HasPrefix(f.Function, "iter.") {
+		if isProgramFrame(f) {
 			if at.File == "" {
 				at = Pos{Func: f.Function, File: f.File, Line: f.Line}
 			}

@@ -208,6 +208,13 @@ func isInternal(fn string) bool {
 	return isWeftFrame(fn) && strings.HasPrefix(fn, modulePrefix+"internal/") && fn != raiseName
 }
 
+// isProgramFrame reports whether frame f runs the program's code: neither
+// weft's, nor Go's runtime, nor the iterators of package iter that run
+// weft's range functions.
+func isProgramFrame(f runtime.Frame) bool {
+	return !isWeftCode(f) && !strings.HasPrefix(f.Function, "runtime.") && !strings.HasPrefix(f.Function, "iter.")
+}
+
 // callerPos returns the position of the innermost caller outside weft. It
 // resolves the frames at once: a program counter alone loses the inlining
 // context, and weft's small methods are inlined into the program.
@@ -217,7 +224,7 @@ func callerPos() Pos {
 	frames := runtime.CallersFrames(pcs[:n])
 	for {
 		f, more := frames.Next()
-		if !isWeftCode(f) && !strings.HasPrefix(f.Function, "runtime.") && !strings.HasPrefix(f.Function, "iter.") {
+		if isProgramFrame(f) {
 			return Pos{Func: f.Function, File: f.File, Line: f.Line}
 		}
 		if !more {

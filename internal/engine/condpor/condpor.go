@@ -112,6 +112,7 @@ type Engine struct {
 	cursor    []int32 // per goroutine: events of the graph executed so far
 	locOf     []int32 // object index of the execution -> graph location
 	remaining int     // events of the graph not yet executed
+	clock     []int32 // what Clock returns
 	// races are the data races of the execution, as pairs of accesses,
 	// with x.Continue: a bug after both cannot be the first of one.
 	races    [][2]graph.Pos
@@ -290,6 +291,31 @@ func (e *Engine) Step(x *engine.Exec) engine.Decision {
 // executed reports whether the event at p has been executed in this run.
 func (e *Engine) executed(p graph.Pos) bool {
 	return p.IsInit() || int(p.T) < len(e.cursor) && e.cursor[p.T] > p.I
+}
+
+// Clock implements engine.Orderer: the happens-before view of goroutine
+// t's last executed event (of the event that spawned it, before its first),
+// as counts of events.
+func (e *Engine) Clock(_ *engine.Exec, t int32) []int32 {
+	g := e.top().g
+	e.clock = e.clock[:0]
+	if int(t) >= len(g.Threads) {
+		return e.clock
+	}
+	p := graph.Pos{T: t, I: -1}
+	if int(t) < len(e.cursor) {
+		p.I = e.cursor[t] - 1
+	}
+	if p.I < 0 {
+		p = g.Threads[t].Spawn
+		if p.IsInit() {
+			return e.clock
+		}
+	}
+	for _, i := range g.Ev(p).HB {
+		e.clock = append(e.clock, i+1)
+	}
+	return e.clock
 }
 
 // replayable reports whether goroutine t's next operation is an event of

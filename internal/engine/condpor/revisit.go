@@ -496,7 +496,7 @@ func (e *Engine) raced(p graph.Pos, prev []graph.Pos, b *engine.Bug) engine.Deci
 // prefix holds both accesses of an earlier race. Other failures (a failed
 // operation, a Fail step) are the last events of their goroutines, and so
 // never in it.
-func (e *Engine) Fault(x *engine.Exec, t int32, failed *engine.Choice) ([]engine.Choice, bool) {
+func (e *Engine) Fault(x *engine.Exec, t int32, failed *engine.Choice, also []engine.Reach) ([]engine.Choice, bool) {
 	g := e.top().g
 	if x.G[t].Status != engine.Ready {
 		// It stops: what the graph holds of it beyond is never run.
@@ -521,6 +521,13 @@ func (e *Engine) Fault(x *engine.Exec, t int32, failed *engine.Choice) ([]engine
 		}
 		if b, ps := e.race(g, t, l.Obj, loc, l.Kind == event.Store); b != nil && l.OKind == event.VarObj {
 			others = append(others, ps[0])
+		}
+	}
+	for _, r := range also {
+		if r.N > 0 {
+			others = append(others, graph.Pos{T: r.G, I: r.N - 1})
+		} else if int(r.G) < len(g.Threads) && !g.Threads[r.G].Spawn.IsInit() {
+			others = append(others, g.Threads[r.G].Spawn)
 		}
 	}
 	in := func(p graph.Pos) bool {

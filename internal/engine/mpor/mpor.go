@@ -192,5 +192,8 @@ func (e *Engine) End(_ *engine.Exec, end engine.Ending) {
 // Spins implements engine.Awaiter.
 func (e *Engine) Spins(_ *engine.Exec, g int32) bool { return e.m.Spins(g) }
 
+// Clock implements engine.Orderer.
+func (e *Engine) Clock(_ *engine.Exec, g int32) []int32 { return e.m.Clock(g) }
+
 // Exhaustive implements engine.Engine: every trace was explored.
 func (e *Engine) Exhaustive() bool { return true }

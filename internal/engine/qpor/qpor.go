@@ -388,8 +388,9 @@ func (e *Engine) End(x *engine.Exec, end engine.Ending) {
 
 // Fault implements engine.Continuer: the schedule is the trail restricted
 // to the local configuration of g's failing event, and the bug is first
-// when no other event of that configuration is one.
-func (e *Engine) Fault(_ *engine.Exec, g int32, _ *engine.Choice) ([]engine.Choice, bool) {
+// when no other event of that configuration is one. With also, it is the
+// whole trail, which runs every goroutine as far as it went.
+func (e *Engine) Fault(_ *engine.Exec, g int32, _ *engine.Choice, also []engine.Reach) ([]engine.Choice, bool) {
 	b := e.last.at(g)
 	if b == nil {
 		return nil, true
@@ -397,7 +398,7 @@ func (e *Engine) Fault(_ *engine.Exec, g int32, _ *engine.Choice) ([]engine.Choi
 	var sched []engine.Choice
 	first := true
 	for _, lv := range e.levels[:e.depth] {
-		if b.tmax.has(lv.ev) {
+		if len(also) > 0 || b.tmax.has(lv.ev) {
 			sched = append(sched, lv.ev.ch)
 			first = first && (!lv.ev.bug || lv.ev == b)
 		}
@@ -407,3 +408,6 @@ func (e *Engine) Fault(_ *engine.Exec, g int32, _ *engine.Choice) ([]engine.Choi
 
 // Exhaustive implements engine.Engine: every trace was explored.
 func (e *Engine) Exhaustive() bool { return true }
+
+// Clock implements engine.Orderer.
+func (e *Engine) Clock(_ *engine.Exec, g int32) []int32 { return e.m.Clock(g) }

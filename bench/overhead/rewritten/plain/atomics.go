@@ -3,6 +3,7 @@ package plain
 import (
 	weft "weft.dev/weft"
 	weftatomic "weft.dev/weft/atomic"
+	weftrw "weft.dev/weft/rewritten"
 	weftsync "weft.dev/weft/sync"
 )
 
@@ -22,13 +23,13 @@ func Atomics(n, k int) {
 		wg.Add(1)
 		weft.Go(func() {
 			defer wg.Done()
-			for range k {
+			for range weftrw.Read(&k) {
 				weftatomic.AddInt64(&sum, 1)
 			}
 		})
 	}
 	wg.Wait()
-	if s := weftatomic.LoadInt64(&sum); s != int64(n*k) {
-		panic(fmt.Sprintf("sum %d, want %d", s, n*k))
+	if s := weftatomic.LoadInt64(&sum); s != int64(n*weftrw.Read(&k)) {
+		panic(fmt.Sprintf("sum %d, want %d", s, n*weftrw.Read(&k)))
 	}
 }

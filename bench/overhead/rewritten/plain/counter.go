@@ -2,6 +2,7 @@ package plain
 
 import (
 	weft "weft.dev/weft"
+	weftrw "weft.dev/weft/rewritten"
 	weftsync "weft.dev/weft/sync"
 )
 
@@ -23,12 +24,12 @@ func Counter(n int) {
 		weft.Go(func() {
 			defer wg.Done()
 			mu.Lock()
-			count++
+			*weftrw.Write(&count)++
 			mu.Unlock()
 		})
 	}
 	wg.Wait()
-	if count != n {
-		panic(fmt.Sprintf("count %d, want %d", count, n))
+	if weftrw.Read(&count) != n {
+		panic(fmt.Sprintf("count %d, want %d", weftrw.Read(&count), n))
 	}
 }

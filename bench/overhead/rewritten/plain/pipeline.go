@@ -22,25 +22,25 @@ func Pipeline(n int) {
 		wg.Add(1)
 		weft.Go(func() {
 			defer wg.Done()
-			for i := 1; i <= n; i++ {
-				src.Send(i)
+			for i := 1; i <= weftrw.Read(&n); i++ {
+				weftrw.Read(&src).Send(i)
 			}
 		})
 	}
 	weft.Go(func() {
 		wg.Wait()
-		src.Close()
+		weftrw.Read(&src).Close()
 	})
 	squares := weft.MakeChan[int](1)
 	{
-		weft_a0, weft_a1 := src, squares
+		weft_a0, weft_a1 := weftrw.Read(&src), squares
 		weft.Go(func() { square(weft_a0, weft_a1) })
 	}
 	sum := 0
 	for v := range weftrw.Range(squares) {
 		sum += v
 	}
-	if want := n * (n + 1) * (2*n + 1) / 3; sum != want {
+	if want := weftrw.Read(&n) * (weftrw.Read(&n) + 1) * (2*weftrw.Read(&n) + 1) / 3; sum != want {
 		panic(fmt.Sprintf("sum %d, want %d", sum, want))
 	}
 }

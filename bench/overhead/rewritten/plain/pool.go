@@ -26,22 +26,22 @@ func Pool(workers, jobs int) {
 		wg.Add(1)
 		weft.Go(func() {
 			defer wg.Done()
-			for j := range weftrw.Range(in) {
+			for j := range weftrw.Range(weftrw.Read(&in)) {
 				weftatomic.AddInt64(&done, 1)
-				out.Send(2 * j)
+				weftrw.Read(&out).Send(2 * j)
 			}
 		})
 	}
 	for j := 1; j <= jobs; j++ {
-		in.Send(j)
+		weftrw.Read(&in).Send(j)
 	}
-	in.Close()
+	weftrw.Read(&in).Close()
 	weft.Go(func() {
 		wg.Wait()
-		out.Close()
+		weftrw.Read(&out).Close()
 	})
 	sum := 0
-	for r := range weftrw.Range(out) {
+	for r := range weftrw.Range(weftrw.Read(&out)) {
 		sum += r
 	}
 	if d := weftatomic.LoadInt64(&done); sum != jobs*(jobs+1) || d != int64(jobs) {

@@ -26,14 +26,14 @@ func Query(n int) {
 		wg.Add(1)
 		weft.Go(func() {
 			defer wg.Done()
-			switch weft_s0, weft_s1 := /*line ../../plain/query.go:23:9*/ answers.SendCase(i) /*line ../../plain/query.go:24:11*/, ctx.Done().RecvCase(nil, nil); /*line ../../plain/query.go:22:4*/ weft.Select(weft_s0, weft_s1) { /*line ../../plain/query.go:22:12*/
+			switch weft_s0, weft_s1 := /*line ../../plain/query.go:23:9*/ weftrw.Read(&answers).SendCase(weftrw.Read(&i)) /*line ../../plain/query.go:24:11*/, weftrw.Read(&ctx).Done().RecvCase(nil, nil); /*line ../../plain/query.go:22:4*/ weft.Select(weft_s0, weft_s1) { /*line ../../plain/query.go:22:12*/
 			case 0:
 			default:
 			}
 		}) /*line ../../plain/query.go:26:6*/
 	}
 	got := -1
-	switch weft_s0, weft_s1 := weftrw.Receive( /*line ../../plain/query.go:30:14*/ answers) /*line ../../plain/query.go:32:9*/, ctx.Done().RecvCase(nil, nil); /*line ../../plain/query.go:29:2*/ weft.Select(weft_s0.Case(), weft_s1) { /*line ../../plain/query.go:29:10*/
+	switch weft_s0, weft_s1 := weftrw.Receive( /*line ../../plain/query.go:30:14*/ weftrw.Read(&answers)) /*line ../../plain/query.go:32:9*/, weftrw.Read(&ctx).Done().RecvCase(nil, nil); /*line ../../plain/query.go:29:2*/ weft.Select(weft_s0.Case(), weft_s1) { /*line ../../plain/query.go:29:10*/
 	case 0:
 		a := weft_s0.V
 		got = a
@@ -41,7 +41,7 @@ func Query(n int) {
 	}
 	cancel()
 	wg.Wait()
-	if err := ctx.Err(); got < 0 && err != weftcontext.DeadlineExceeded || got >= n {
+	if err := weftrw.Read(&ctx).Err(); got < 0 && err != weftcontext.DeadlineExceeded || got >= n {
 		panic(fmt.Sprintf("answer %d, context %v", got, err))
 	}
 }
