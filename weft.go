@@ -90,7 +90,7 @@ const (
 	AssertionFailed BugKind = iota // Assert or sym.Assert failed
 	Panic                          // the program under test panicked (incl. runtime errors)
 	Deadlock                       // the body's goroutine is blocked forever with nothing runnable
-	DataRace                       // conflicting Var accesses not ordered by happens-before
+	DataRace                       // conflicting accesses (of Vars, or of plain memory in code weft test rewrote) not ordered by happens-before
 	StepLimit                      // a goroutine exceeded WithMaxSteps: livelock or infinite loop
 	GoroutineLeak                  // goroutines still blocked when the body returned
 	Nondeterminism                 // the program behaved differently when replayed

@@ -2,8 +2,10 @@ package rewrite
 
 import (
 	"go/ast"
+	"go/build/constraint"
 	"go/token"
 	"go/types"
+	"go/version"
 )
 
 // Plain memory that goroutines may share is race-checked, not interleaved
@@ -56,6 +58,29 @@ type memPass struct {
 	ctx    map[ast.Expr]access
 	sets   map[*ast.AssignStmt]bool // assignments rewritten as weftrw.Set
 	elems  map[*ast.RangeStmt]bool
+}
+
+// rangesOverFuncs reports whether f's language version has range over
+// functions (go1.23). The module's own version does not tell: the
+// overlaid go.mod that requires weft raises it to weft's, which has them;
+// but a //go:build go1.N line lowers the version of its file.
+func rangesOverFuncs(f *ast.File) bool {
+	v := ""
+	for _, cg := range f.Comments {
+		if cg.Pos() > f.Package {
+			break
+		}
+		for _, c := range cg.List {
+			if constraint.IsGoBuild(c.Text) {
+				if x, err := constraint.Parse(c.Text); err == nil {
+					if gv := constraint.GoVersion(x); gv != "" && (v == "" || version.Compare(gv, v) < 0) {
+						v = gv
+					}
+				}
+			}
+		}
+	}
+	return v == "" || version.Compare(v, "go1.23") >= 0
 }
 
 // findShared finds the local variables that function literals capture or
@@ -214,7 +239,7 @@ func (m *memPass) context(n ast.Node) bool {
 			m.set(n.X, mapRead)
 		case *types.Slice:
 			_, fresh := ast.Unparen(n.X).(*ast.CompositeLit)
-			if v, ok := n.Value.(*ast.Ident); n.Value != nil && (!ok || v.Name != "_") && !fresh {
+			if v, ok := n.Value.(*ast.Ident); n.Value != nil && (!ok || v.Name != "_") && !fresh && m.r.rangeFunc {
 				if m.elems == nil {
 					m.elems = map[*ast.RangeStmt]bool{}
 				}

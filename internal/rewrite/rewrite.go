@@ -69,9 +69,9 @@
 // calls from inside a check is a Misuse bug when it runs: checks do not
 // nest.
 //
-// Out of scope for now: plain memory is not race-checked (only
-// synchronization is modelled); dependencies outside the main module are
-// not rewritten (a goroutine or channel inside them runs as real Go; see
+// Plain memory that goroutines may share is race-checked, not
+// interleaved (memory.go says what becomes what). Out of scope for now:
+// dependencies outside the main module are not rewritten (a goroutine or channel inside them runs as real Go; see
 // Packages for those inside); cgo files are left as they are;
 // channels made at package initialization belong to no execution, so a
 // package-level channel must be made inside the test; a package-level
@@ -233,6 +233,7 @@ type rewriter struct {
 	handled   map[ast.Node]bool      // nodes an enclosing construct rewrites
 	inside    func(path string) bool // the packages rewritten
 	isTest    bool                   // a _test.go file
+	rangeFunc bool                   // the file's Go version has range over functions (see rangesOverFuncs)
 	subtests  map[*ast.FuncLit]bool  // the subtests given to t.Run as literals
 }
 
@@ -351,6 +352,7 @@ func (r *rewriter) use(alias string) { r.imports[alias] = true }
 
 func (r *rewriter) file(f *ast.File) {
 	r.isTest = strings.HasSuffix(r.name, "_test.go")
+	r.rangeFunc = rangesOverFuncs(f)
 	for _, imp := range f.Imports {
 		path, _ := strconv.Unquote(imp.Path.Value)
 		if _, ok := stdPkgs[path]; ok && imp.Name != nil && imp.Name.Name == "." {
@@ -571,7 +573,9 @@ func (r *rewriter) visit(n ast.Node) bool {
 			r.commaOK(n.Values[0])
 		}
 	case *ast.RangeStmt:
-		if r.chanOf(n.X) != nil {
+		if r.chanOf(n.X) != nil && !r.rangeFunc {
+			r.errorf(n.For, "a range over a channel in a file whose Go version (its //go:build line) is below go1.23, which has no range over functions")
+		} else if r.chanOf(n.X) != nil {
 			r.use("weftrw")
 			r.replace(n.X.Pos(), n.X.End(), func() string {
 				return r.out(n.X.Pos()).gen("weftrw.Range(").channel(n.X).gen(")").String()
