@@ -207,8 +207,10 @@ func TestPlainRaceReport(t *testing.T) {
 	if len(res.Bugs) != 1 || res.Bugs[0].Kind != weft.DataRace {
 		t.Fatalf("bugs %v, want one data race", res.Bugs)
 	}
-	msg := res.Bugs[0].Message
-	for _, want := range []string{"memory_test.go:", "'s write at ", "'s read at ", "are not ordered by happens-before", "rewritten_test.writeX"} {
+	msg := res.Bugs[0].Error()
+	// The headline names both accesses, the stacks follow, and the trace
+	// ends with the access that completed the race.
+	for _, want := range []string{"memory_test.go:", "'s write at ", "'s read at ", "are not ordered by happens-before", "rewritten_test.writeX", "| data race "} {
 		if !strings.Contains(msg, want) {
 			t.Errorf("the report does not say %q:\n%s", want, msg)
 		}

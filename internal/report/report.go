@@ -169,6 +169,10 @@ func (d *describer) failed(t *runtime.Trace) *Step {
 		kind, op = "step-limit", "step limit reached"
 	case engine.Misuse:
 		kind, op = "misuse", "misuse"
+	case engine.DataRace:
+		// A race on plain memory: the access is no operation, and the
+		// step is where it was.
+		kind, op = "race", "data race"
 	default:
 		// Deadlocks and leaks are no operation's: the goroutines' waits say
 		// what happened.

@@ -307,7 +307,7 @@ func (m *memPass) assign(a *ast.AssignStmt) {
 		m.set(a.Lhs[0], readWrite)
 		return
 	}
-	setForm := !m.r.handled[a] && len(a.Lhs) <= 3 && m.calls(a.Rhs)
+	setForm := !m.r.handled[a] && len(a.Lhs) <= 3 && m.calls(a.Rhs) && !m.commaOK(a)
 	locs := false
 	for _, l := range a.Lhs {
 		if id, ok := l.(*ast.Ident); ok && id.Name == "_" {
@@ -328,6 +328,23 @@ func (m *memPass) assign(a *ast.AssignStmt) {
 	for _, l := range a.Lhs {
 		m.set(l, store)
 	}
+}
+
+// commaOK reports whether a is v, ok = x.(T) or v, ok = m[k], whose
+// right side yields two values only in an assignment (a receive becomes a
+// call that returns both).
+func (m *memPass) commaOK(a *ast.AssignStmt) bool {
+	if len(a.Lhs) != 2 || len(a.Rhs) != 1 {
+		return false
+	}
+	switch x := ast.Unparen(a.Rhs[0]).(type) {
+	case *ast.TypeAssertExpr:
+		return true
+	case *ast.IndexExpr:
+		_, isMap := m.under(x.X).(*types.Map)
+		return isMap
+	}
+	return false
 }
 
 // indexBase returns the indexed operand of e, if e is an index expression.
