@@ -23,19 +23,19 @@ import (
 // into dir and writes the overlay that makes go test build them in place
 // of the user's files: it returns the overlay's name, or "" when no
 // package needed rewriting. The user's tree is only read.
-func overlay(dir string, env, pkgs []string) (string, error) {
+func overlay(dir string, env, buildFlags, pkgs []string) (name string, goFlags []string, err error) {
 	if len(pkgs) == 0 {
 		pkgs = []string{"."}
 	}
-	rw, err := rewrite.Packages("", env, pkgs...)
+	rw, err := rewrite.Packages("", env, buildFlags, pkgs...)
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
 	if len(rw.Files) == 0 {
-		return "", nil
+		return "", nil, nil
 	}
 	if err := outsideModCache(env, rw.Files); err != nil {
-		return "", err
+		return "", nil, err
 	}
 	replace := map[string]string{}
 	i := 0
@@ -43,19 +43,26 @@ func overlay(dir string, env, pkgs []string) (string, error) {
 		i++
 		tmp := filepath.Join(dir, fmt.Sprintf("%d-%s", i, filepath.Base(name)))
 		if err := os.WriteFile(tmp, src, 0o644); err != nil {
-			return "", err
+			return "", nil, err
 		}
 		replace[name] = tmp
 	}
-	if err := requireWeft(dir, env, replace); err != nil {
-		return "", err
+	modded, err := requireWeft(dir, env, replace)
+	if err != nil {
+		return "", nil, err
+	}
+	if modded && vendorMode(env, buildFlags) {
+		// The go command reads vendor/modules.txt past the overlay, and
+		// weft is not in it: the module is built from the module cache
+		// (with the go.mod overlaid), as go test -mod=readonly does.
+		goFlags = []string{"-mod=readonly"}
 	}
 	data, err := json.Marshal(struct{ Replace map[string]string }{replace})
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
-	name := filepath.Join(dir, "overlay.json")
-	return name, os.WriteFile(name, data, 0o644)
+	name = filepath.Join(dir, "overlay.json")
+	return name, goFlags, os.WriteFile(name, data, 0o644)
 }
 
 // outsideModCache returns an error when a file to rewrite is in the module
@@ -89,35 +96,35 @@ func outsideModCache(env []string, files map[string][]byte) error {
 
 // requireWeft adds to the overlay a go.mod and a go.sum that put weft in
 // the main module's graph, replaced by the module weft test was built
-// from, when it is not there already.
-func requireWeft(dir string, env []string, replace map[string]string) error {
+// from, when it is not there already; it reports whether it did.
+func requireWeft(dir string, env []string, replace map[string]string) (bool, error) {
 	goList := func(args ...string) ([]byte, error) {
 		cmd := exec.Command("go", args...)
 		cmd.Env = env
 		return cmd.Output()
 	}
 	if _, err := goList("list", "-m", "weft.dev/weft"); err == nil {
-		return nil
+		return false, nil
 	}
 	out, err := goList("env", "GOMOD")
 	if err != nil {
-		return fmt.Errorf("go env GOMOD: %v", err)
+		return false, fmt.Errorf("go env GOMOD: %v", err)
 	}
 	gomod := strings.TrimSpace(string(out))
 	if gomod == "" || gomod == os.DevNull {
-		return errors.New("the packages are not in a module: weft test rewrites the packages of a module")
+		return false, errors.New("the packages are not in a module: weft test rewrites the packages of a module")
 	}
 	root, err := weftRoot()
 	if err != nil {
-		return err
+		return false, err
 	}
 	user, err := readMod(gomod)
 	if err != nil {
-		return err
+		return false, err
 	}
 	weft, err := readMod(filepath.Join(root, "go.mod"))
 	if err != nil {
-		return err
+		return false, err
 	}
 	// weft's requirements are the user's too: the go command wants every
 	// module that provides a package listed in the main module's go.mod.
@@ -137,30 +144,30 @@ func requireWeft(dir string, env []string, replace map[string]string) error {
 			// which the go command refuses ("updates to go.mod needed"):
 			// conc v0.3.0 requires an older go-internal than weft.
 			if err := user.AddRequire(r.Mod.Path, r.Mod.Version); err != nil {
-				return err
+				return false, err
 			}
 		}
 	}
 	user.AddNewRequire("weft.dev/weft", "v0.0.0-00010101000000-000000000000", false)
 	if err := user.AddReplace("weft.dev/weft", "", root, ""); err != nil {
-		return err
+		return false, err
 	}
 	// go/version, not semver: go 1.25 comes before go 1.25.0.
 	if user.Go == nil || version.Compare("go"+user.Go.Version, "go"+weft.Go.Version) < 0 {
 		if err := user.AddGoStmt(weft.Go.Version); err != nil {
-			return err
+			return false, err
 		}
 	}
 	user.Cleanup()
 	mod, err := user.Format()
 	if err != nil {
-		return err
+		return false, err
 	}
 	var sum []byte
 	for _, f := range []string{strings.TrimSuffix(gomod, ".mod") + ".sum", filepath.Join(root, "go.sum")} {
 		data, err := os.ReadFile(f)
 		if err != nil && !errors.Is(err, os.ErrNotExist) {
-			return err
+			return false, err
 		}
 		sum = append(sum, data...)
 		if len(data) > 0 && !bytes.HasSuffix(data, []byte("\n")) {
@@ -170,11 +177,36 @@ func requireWeft(dir string, env []string, replace map[string]string) error {
 	for name, data := range map[string][]byte{"go.mod": mod, "go.sum": sum} {
 		tmp := filepath.Join(dir, name)
 		if err := os.WriteFile(tmp, data, 0o644); err != nil {
-			return err
+			return false, err
 		}
 		replace[filepath.Join(filepath.Dir(gomod), name)] = tmp
 	}
-	return nil
+	return true, nil
+}
+
+// vendorMode reports whether go test would build the main module from its
+// vendor directory: -mod=vendor in GOFLAGS or the flags, or, without a
+// -mod flag, a vendor directory beside go.mod (go 1.14 and later).
+func vendorMode(env, buildFlags []string) bool {
+	cmd := exec.Command("go", "env", "GOFLAGS", "GOMOD")
+	cmd.Env = env
+	out, _ := cmd.Output()
+	lines := strings.Split(string(out), "\n")
+	if len(lines) < 2 {
+		return false
+	}
+	modDir := filepath.Dir(strings.TrimSpace(lines[1]))
+	mode := ""
+	for _, f := range append(strings.Fields(lines[0]), buildFlags...) {
+		if v, ok := strings.CutPrefix(strings.TrimLeft(f, "-"), "mod="); ok {
+			mode = v
+		}
+	}
+	if mode != "" {
+		return mode == "vendor"
+	}
+	fi, err := os.Stat(filepath.Join(modDir, "vendor"))
+	return err == nil && fi.IsDir()
 }
 
 func readMod(name string) (*modfile.File, error) {

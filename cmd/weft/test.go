@@ -27,7 +27,10 @@ type testConfig struct {
 	env    []string // WEFT_* settings for the test binaries
 	goArgs []string // for go test, after "test"
 	pkgs   []string // the packages, as given
-	graph  string
+	// buildFlags are the flags for go test that choose the files and the
+	// modules built (-tags, -mod): the rewrite must see the same.
+	buildFlags []string
+	graph      string
 	// checkpoint says that the checks keep a checkpoint (-checkpoint).
 	checkpoint bool
 	json       bool
@@ -135,8 +138,27 @@ func parseTest(args []string, stderr io.Writer) (*testConfig, error) {
 		c.goArgs = append(c.goArgs, "-v")
 	}
 	c.pkgs = pkgs
+	c.buildFlags = buildFlags(goFlags)
 	c.goArgs = append(append(c.goArgs, goFlags...), pkgs...)
 	return c, nil
+}
+
+// buildFlags returns the flags among the go test flags goFlags that choose
+// the files and modules built, each as -name=value.
+func buildFlags(goFlags []string) []string {
+	var out []string
+	for i := 0; i < len(goFlags); i++ {
+		name, value, hasValue := strings.Cut(strings.TrimLeft(goFlags[i], "-"), "=")
+		if !strings.HasPrefix(goFlags[i], "-") || name != "tags" && name != "mod" {
+			continue
+		}
+		if !hasValue && i+1 < len(goFlags) {
+			i++
+			value = goFlags[i]
+		}
+		out = append(out, "-"+name+"="+value)
+	}
+	return out
 }
 
 // terminal names the terminal that the standard error is, or "".
@@ -283,13 +305,15 @@ func test(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "weft test: %v\n", err)
 		return 2
 	}
-	ov, err := overlay(rewritten, env, c.pkgs)
+	ov, ovFlags, err := overlay(rewritten, env, c.buildFlags, c.pkgs)
 	if err != nil {
 		fmt.Fprintf(stderr, "weft test: %v\n", err)
 		return 2
 	}
 	if ov != "" {
-		goArgs = append([]string{"test", "-overlay=" + ov}, c.goArgs...)
+		// The overlay's flags come last: they win over the user's.
+		goArgs = append(append([]string{"test", "-overlay=" + ov}, c.goArgs[:len(c.goArgs)-len(c.pkgs)]...), ovFlags...)
+		goArgs = append(goArgs, c.pkgs...)
 		env = append(env, "WEFT_REWRITTEN=1")
 	}
 	cmd := exec.Command("go", goArgs...)

@@ -27,14 +27,17 @@ type Rewritten struct {
 // Packages loads the packages that patterns match in dir, with their test
 // files, and the packages of the main module that they import, and
 // rewrites those whose tests do not import weft. env is the environment of
-// the go command (nil: this process's).
-func Packages(dir string, env []string, patterns ...string) (*Rewritten, error) {
+// the go command (nil: this process's); buildFlags are the flags of go
+// test that choose the files and modules (-tags, -mod), so that the files
+// rewritten are those go test builds.
+func Packages(dir string, env, buildFlags []string, patterns ...string) (*Rewritten, error) {
 	cfg := &packages.Config{
 		Mode: packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles | packages.NeedImports |
 			packages.NeedSyntax | packages.NeedTypes | packages.NeedTypesInfo | packages.NeedModule,
-		Tests: true,
-		Dir:   dir,
-		Env:   env,
+		Tests:      true,
+		Dir:        dir,
+		Env:        env,
+		BuildFlags: buildFlags,
 	}
 	pkgs, err := packages.Load(cfg, patterns...)
 	if err != nil {
