@@ -630,6 +630,34 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
+// TestEscapedGoroutines checks what a deadlock that goroutines outside the
+// checker may be part of says: the stray's misuse when it calls a weft
+// operation after every modelled goroutine blocked (a goroutine that an
+// unrewritten dependency started runs the program's function), and a
+// note naming them when they call none.
+func TestEscapedGoroutines(t *testing.T) {
+	res := explore(t, func() {
+		c := weft.MakeChan[int](0)
+		go func() {
+			time.Sleep(time.Millisecond)
+			c.Send(1)
+		}()
+		c.Recv()
+	})
+	if len(res.Bugs) != 1 || res.Bugs[0].Kind != weft.Misuse || !strings.Contains(res.Bugs[0].Message, "started by weft.dev/weft_test.TestEscapedGoroutines") {
+		t.Fatalf("a late stray call: bugs %v", res.Bugs)
+	}
+	release := make(chan bool)
+	defer close(release)
+	res = explore(t, func() {
+		go func() { <-release }()
+		weft.MakeChan[int](0).Recv()
+	})
+	if len(res.Bugs) != 1 || res.Bugs[0].Kind != weft.Deadlock || !strings.Contains(res.Bugs[0].Message, "a goroutine that weft does not run, started by weft.dev/weft_test.TestEscapedGoroutines") {
+		t.Fatalf("a goroutine that calls no weft operation: bugs %v", res.Bugs)
+	}
+}
+
 func TestStrayGoroutine(t *testing.T) {
 	before := goruntime.NumGoroutine()
 	res := explore(t, func() {

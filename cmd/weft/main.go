@@ -44,6 +44,11 @@
 //	                   -timeout, an interrupt): run again with the same file,
 //	                   the check resumes from it (one check per file: select
 //	                   it with -run; engines condpor and dfs)
+//	-rewrite patterns  rewrite the packages that the comma-separated
+//	                   patterns match too (golang.org/x/sync/...): a
+//	                   dependency outside the module is built from a copy
+//	                   whose rewritten files replace its own, so that the
+//	                   goroutines, channels and sync it uses are modelled
 //	-run regexp, -v    passed to go test, as are the flags after --
 //
 // A package whose tests do not import weft is checked as it is written:
@@ -54,7 +59,11 @@
 // and with an overlaid go.mod
 // and go.sum that require weft when it is not in the module's graph. The
 // user's files are only read. A construct it cannot rewrite yet is an
-// error with its position.
+// error with its position. The packages of the module that a checked
+// package imports are rewritten with it; those of other modules only when
+// -rewrite names them: a goroutine that a package left as it is starts
+// runs outside the checker, and is reported as a misuse when it calls the
+// program's rewritten code.
 //
 // The flags set the environment variables that weft.Check reads
 // (WEFT_ENGINE, WEFT_MAX_EXECUTIONS, WEFT_TIMEOUT, WEFT_MAX_STEPS, WEFT_SEED,

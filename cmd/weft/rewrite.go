@@ -6,11 +6,14 @@ import (
 	"errors"
 	"fmt"
 	"go/version"
+	"io/fs"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
 	goruntime "runtime"
 	"slices"
+	"strconv"
 	"strings"
 
 	"golang.org/x/mod/modfile"
@@ -23,16 +26,20 @@ import (
 // into dir and writes the overlay that makes go test build them in place
 // of the user's files: it returns the overlay's name, or "" when no
 // package needed rewriting. The user's tree is only read.
-func overlay(dir string, env, buildFlags, pkgs []string) (name string, goFlags []string, err error) {
+func overlay(dir string, env, buildFlags, pkgs, extra []string) (name string, goFlags []string, err error) {
 	if len(pkgs) == 0 {
 		pkgs = []string{"."}
 	}
-	rw, err := rewrite.Packages("", env, buildFlags, pkgs...)
+	rw, err := rewrite.Packages("", env, buildFlags, pkgs, extra)
 	if err != nil {
 		return "", nil, err
 	}
 	if len(rw.Files) == 0 {
 		return "", nil, nil
+	}
+	copies, err := copyModules(dir, rw)
+	if err != nil {
+		return "", nil, err
 	}
 	if err := outsideModCache(env, rw.Files); err != nil {
 		return "", nil, err
@@ -47,7 +54,7 @@ func overlay(dir string, env, buildFlags, pkgs []string) (name string, goFlags [
 		}
 		replace[name] = tmp
 	}
-	modded, err := requireWeft(dir, env, replace)
+	modded, err := requireWeft(dir, env, replace, copies)
 	if err != nil {
 		return "", nil, err
 	}
@@ -63,6 +70,48 @@ func overlay(dir string, env, buildFlags, pkgs []string) (name string, goFlags [
 	}
 	name = filepath.Join(dir, "overlay.json")
 	return name, goFlags, os.WriteFile(name, data, 0o644)
+}
+
+// copyModules builds the modules other than the main one whose files the
+// rewrite changed (dependencies named by -rewrite) from copies in dir:
+// the go command lets no overlay replace a file of the module cache. A
+// copy mirrors the module's tree with links to its files, but for the
+// rewritten ones, which it holds; their entries leave rw.Files. It returns
+// the copies by module path, for the go.mod overlaid to replace the
+// modules with.
+func copyModules(dir string, rw *rewrite.Rewritten) (map[string]string, error) {
+	copies := map[string]string{}
+	paths := slices.Sorted(maps.Keys(rw.Modules))
+	for i, path := range paths {
+		m := rw.Modules[path]
+		if m.Dir == "" {
+			return nil, fmt.Errorf("-rewrite: module %s has no directory (vendored?): run weft test with -- -mod=mod", path)
+		}
+		copy := filepath.Join(dir, "mod", strconv.Itoa(i))
+		err := filepath.WalkDir(m.Dir, func(src string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			rel, err := filepath.Rel(m.Dir, src)
+			if err != nil {
+				return err
+			}
+			dst := filepath.Join(copy, rel)
+			if d.IsDir() {
+				return os.MkdirAll(dst, 0o755)
+			}
+			if data, ok := rw.Files[src]; ok {
+				delete(rw.Files, src)
+				return os.WriteFile(dst, data, 0o644)
+			}
+			return os.Symlink(src, dst)
+		})
+		if err != nil {
+			return nil, fmt.Errorf("copying module %s: %w", path, err)
+		}
+		copies[path] = copy
+	}
+	return copies, nil
 }
 
 // outsideModCache returns an error when a file to rewrite is in the module
@@ -97,13 +146,15 @@ func outsideModCache(env []string, files map[string][]byte) error {
 // requireWeft adds to the overlay a go.mod and a go.sum that put weft in
 // the main module's graph, replaced by the module weft test was built
 // from, when it is not there already; it reports whether it did.
-func requireWeft(dir string, env []string, replace map[string]string) (bool, error) {
+func requireWeft(dir string, env []string, replace, copies map[string]string) (bool, error) {
 	goList := func(args ...string) ([]byte, error) {
 		cmd := exec.Command("go", args...)
 		cmd.Env = env
 		return cmd.Output()
 	}
-	if _, err := goList("list", "-m", "weft.dev/weft"); err == nil {
+	_, err := goList("list", "-m", "weft.dev/weft")
+	inGraph := err == nil
+	if inGraph && len(copies) == 0 {
 		return false, nil
 	}
 	out, err := goList("env", "GOMOD")
@@ -114,17 +165,65 @@ func requireWeft(dir string, env []string, replace map[string]string) (bool, err
 	if gomod == "" || gomod == os.DevNull {
 		return false, errors.New("the packages are not in a module: weft test rewrites the packages of a module")
 	}
-	root, err := weftRoot()
-	if err != nil {
-		return false, err
-	}
 	user, err := readMod(gomod)
 	if err != nil {
 		return false, err
 	}
-	weft, err := readMod(filepath.Join(root, "go.mod"))
+	for path, copy := range copies {
+		for _, r := range slices.Clone(user.Replace) {
+			if r.Old.Path == path {
+				if err := user.DropReplace(r.Old.Path, r.Old.Version); err != nil {
+					return false, err
+				}
+			}
+		}
+		if err := user.AddReplace(path, "", copy, ""); err != nil {
+			return false, err
+		}
+	}
+	var sums []string
+	if !inGraph {
+		root, err := weftRoot()
+		if err != nil {
+			return false, err
+		}
+		if err := addWeft(user, root); err != nil {
+			return false, err
+		}
+		sums = append(sums, filepath.Join(root, "go.sum"))
+	}
+	user.Cleanup()
+	mod, err := user.Format()
 	if err != nil {
 		return false, err
+	}
+	var sum []byte
+	for _, f := range append([]string{strings.TrimSuffix(gomod, ".mod") + ".sum"}, sums...) {
+		data, err := os.ReadFile(f)
+		if err != nil && !errors.Is(err, os.ErrNotExist) {
+			return false, err
+		}
+		sum = append(sum, data...)
+		if len(data) > 0 && !bytes.HasSuffix(data, []byte("\n")) {
+			sum = append(sum, '\n')
+		}
+	}
+	for name, data := range map[string][]byte{"go.mod": mod, "go.sum": sum} {
+		tmp := filepath.Join(dir, name)
+		if err := os.WriteFile(tmp, data, 0o644); err != nil {
+			return false, err
+		}
+		replace[filepath.Join(filepath.Dir(gomod), name)] = tmp
+	}
+	return true, nil
+}
+
+// addWeft makes user require weft, replaced by the module at root, and
+// the modules weft requires.
+func addWeft(user *modfile.File, root string) error {
+	weft, err := readMod(filepath.Join(root, "go.mod"))
+	if err != nil {
+		return err
 	}
 	// weft's requirements are the user's too: the go command wants every
 	// module that provides a package listed in the main module's go.mod.
@@ -144,44 +243,21 @@ func requireWeft(dir string, env []string, replace map[string]string) (bool, err
 			// which the go command refuses ("updates to go.mod needed"):
 			// conc v0.3.0 requires an older go-internal than weft.
 			if err := user.AddRequire(r.Mod.Path, r.Mod.Version); err != nil {
-				return false, err
+				return err
 			}
 		}
 	}
 	user.AddNewRequire("weft.dev/weft", "v0.0.0-00010101000000-000000000000", false)
 	if err := user.AddReplace("weft.dev/weft", "", root, ""); err != nil {
-		return false, err
+		return err
 	}
 	// go/version, not semver: go 1.25 comes before go 1.25.0.
 	if user.Go == nil || version.Compare("go"+user.Go.Version, "go"+weft.Go.Version) < 0 {
 		if err := user.AddGoStmt(weft.Go.Version); err != nil {
-			return false, err
+			return err
 		}
 	}
-	user.Cleanup()
-	mod, err := user.Format()
-	if err != nil {
-		return false, err
-	}
-	var sum []byte
-	for _, f := range []string{strings.TrimSuffix(gomod, ".mod") + ".sum", filepath.Join(root, "go.sum")} {
-		data, err := os.ReadFile(f)
-		if err != nil && !errors.Is(err, os.ErrNotExist) {
-			return false, err
-		}
-		sum = append(sum, data...)
-		if len(data) > 0 && !bytes.HasSuffix(data, []byte("\n")) {
-			sum = append(sum, '\n')
-		}
-	}
-	for name, data := range map[string][]byte{"go.mod": mod, "go.sum": sum} {
-		tmp := filepath.Join(dir, name)
-		if err := os.WriteFile(tmp, data, 0o644); err != nil {
-			return false, err
-		}
-		replace[filepath.Join(filepath.Dir(gomod), name)] = tmp
-	}
-	return true, nil
+	return nil
 }
 
 // vendorMode reports whether go test would build the main module from its

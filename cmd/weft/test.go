@@ -30,6 +30,7 @@ type testConfig struct {
 	// buildFlags are the flags for go test that choose the files and the
 	// modules built (-tags, -mod): the rewrite must see the same.
 	buildFlags []string
+	rewrite    []string // -rewrite: the patterns of more packages to rewrite
 	graph      string
 	// checkpoint says that the checks keep a checkpoint (-checkpoint).
 	checkpoint bool
@@ -64,6 +65,7 @@ func parseTest(args []string, stderr io.Writer) (*testConfig, error) {
 	fs.StringVar(&c.graph, "graph", "", "write the execution graph of the first bug to `file` (.html or .dot)")
 	fs.BoolVar(&c.json, "json", false, "print one JSON object per check")
 	runPat := fs.String("run", "", "run only the tests matching `regexp` (go test's -run)")
+	rewriteDeps := fs.String("rewrite", "", "rewrite the packages matching the comma-separated `patterns` too (dependencies outside the module: golang.org/x/sync/...), so that their goroutines, channels and sync run under the checker")
 	verbose := fs.Bool("v", false, "go test's -v")
 	var pkgs []string
 	for {
@@ -139,6 +141,9 @@ func parseTest(args []string, stderr io.Writer) (*testConfig, error) {
 	}
 	c.pkgs = pkgs
 	c.buildFlags = buildFlags(goFlags)
+	if *rewriteDeps != "" {
+		c.rewrite = strings.Split(*rewriteDeps, ",")
+	}
 	c.goArgs = append(append(c.goArgs, goFlags...), pkgs...)
 	return c, nil
 }
@@ -305,7 +310,7 @@ func test(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "weft test: %v\n", err)
 		return 2
 	}
-	ov, ovFlags, err := overlay(rewritten, env, c.buildFlags, c.pkgs)
+	ov, ovFlags, err := overlay(rewritten, env, c.buildFlags, c.pkgs, c.rewrite)
 	if err != nil {
 		fmt.Fprintf(stderr, "weft test: %v\n", err)
 		return 2

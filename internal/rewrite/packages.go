@@ -22,15 +22,27 @@ type Rewritten struct {
 	// those left as they are because their tests use weft already, or
 	// because weft itself is built from them.
 	Packages, Skipped []string
+	// Modules holds the modules other than the main one that files of
+	// Files belong to (packages named by Packages' extra patterns), by
+	// module path: the go command does not let an overlay replace the
+	// files of the module cache, so they are built from a copy.
+	Modules map[string]Module
+}
+
+// Module is a module whose files the rewrite changed.
+type Module struct {
+	Path, Version string
+	Dir           string // where its files are
 }
 
 // Packages loads the packages that patterns match in dir, with their test
 // files, and the packages of the main module that they import, and
-// rewrites those whose tests do not import weft. env is the environment of
-// the go command (nil: this process's); buildFlags are the flags of go
-// test that choose the files and modules (-tags, -mod), so that the files
-// rewritten are those go test builds.
-func Packages(dir string, env, buildFlags []string, patterns ...string) (*Rewritten, error) {
+// rewrites those whose tests do not import weft; and the packages that the
+// patterns extra match (in dependencies, say), without their tests. env is
+// the environment of the go command (nil: this process's); buildFlags are
+// the flags of go test that choose the files and modules (-tags, -mod), so
+// that the files rewritten are those go test builds.
+func Packages(dir string, env, buildFlags, patterns, extra []string) (*Rewritten, error) {
 	cfg := &packages.Config{
 		Mode: packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles | packages.NeedImports |
 			packages.NeedSyntax | packages.NeedTypes | packages.NeedTypesInfo | packages.NeedModule,
@@ -48,6 +60,13 @@ func Packages(dir string, env, buildFlags []string, patterns ...string) (*Rewrit
 		return nil, err
 	}
 	pkgs = append(pkgs, deps...)
+	if len(extra) > 0 {
+		more, err := extraPackages(cfg, pkgs, extra)
+		if err != nil {
+			return nil, err
+		}
+		pkgs = append(pkgs, more...)
+	}
 	var loadErrs []string
 	packages.Visit(pkgs, nil, func(p *packages.Package) {
 		for _, e := range p.Errors {
@@ -78,7 +97,7 @@ func Packages(dir string, env, buildFlags []string, patterns ...string) (*Rewrit
 		path = strings.TrimSuffix(path, "_test")
 		return variants[path] != nil || path == weftModule || strings.HasPrefix(path, weftModule+"/")
 	}
-	res := &Rewritten{Files: map[string][]byte{}}
+	res := &Rewritten{Files: map[string][]byte{}, Modules: map[string]Module{}}
 	var errs Errors
 	done := map[string]bool{}
 	for _, path := range paths {
@@ -112,6 +131,9 @@ func Packages(dir string, env, buildFlags []string, patterns ...string) (*Rewrit
 					// file rather than the temporary one that replaces it:
 					// the rewrite keeps every line where it was.
 					res.Files[name] = append([]byte("//line "+name+":1:1\n"), out...)
+					if m := p.Module; m != nil && !m.Main {
+						res.Modules[m.Path] = Module{Path: m.Path, Version: m.Version, Dir: m.Dir}
+					}
 				}
 			}
 		}
@@ -168,6 +190,29 @@ func moduleDeps(cfg *packages.Config, pkgs []*packages.Package) ([]*packages.Pac
 		deps = append(deps, next...)
 	}
 	return deps, nil
+}
+
+// extraPackages loads the packages that patterns match, without their
+// tests, but for those already in pkgs.
+func extraPackages(cfg *packages.Config, pkgs []*packages.Package, patterns []string) ([]*packages.Package, error) {
+	loaded := map[string]bool{}
+	for _, p := range pkgs {
+		loaded[p.PkgPath] = true
+	}
+	extraCfg := *cfg
+	extraCfg.Tests = false
+	more, err := packages.Load(&extraCfg, patterns...)
+	if err != nil {
+		return nil, fmt.Errorf("loading %s: %w", strings.Join(patterns, " "), err)
+	}
+	var out []*packages.Package
+	for _, p := range more {
+		if !loaded[p.PkgPath] {
+			loaded[p.PkgPath] = true
+			out = append(out, p)
+		}
+	}
+	return out, nil
 }
 
 // skip says whether the package of the variants is left as it is: its

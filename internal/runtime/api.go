@@ -70,7 +70,7 @@ func foreign(what string) {
 	case ownerOutside:
 		return
 	case ownerCheck:
-		d.strayCall(what)
+		d.strayCall(what + " was called")
 	case ownerUnknown:
 		panic(unattributed(what))
 	}
@@ -82,16 +82,28 @@ func foreign(what string) {
 // execution, which another goroutine is running. The check reports it and
 // the goroutine ends, as with runtime.Goexit. If the execution does not
 // notice it soon (its goroutine may be waiting for this one on a real
-// channel), the watchdog ends the check.
+// channel), the watchdog ends the check. what says what the goroutine did:
+// "Chan.Send was called".
 func (d *driver) strayCall(what string) {
 	p := callerPos()
-	msg := fmt.Sprintf("%s was called at %s:%d by a goroutine that weft does not run: start goroutines with weft.Go, not the go statement", what, p.File, p.Line)
+	msg := fmt.Sprintf("%s at %s:%d by a goroutine that weft does not run%s: start goroutines with weft.Go, not the go statement (with weft test: the package that started it was not rewritten; name it with -rewrite)", what, p.File, p.Line, startedBy())
 	d.stray.CompareAndSwap(nil, &msg)
 	select {
 	case d.wake <- struct{}{}:
 	default:
 	}
 	runtime.Goexit()
+}
+
+// startedBy says where the calling goroutine was started: ", started by
+// F at file:line", or "" when its stack does not say.
+func startedBy() string {
+	buf := make([]byte, 64<<10)
+	gs := parseDump(string(buf[:runtime.Stack(buf, false)]))
+	if len(gs) == 0 || gs[0].createdBy == "" {
+		return ""
+	}
+	return ", started by " + gs[0].createdBy
 }
 
 // Nested stops a check (what: "weft.Check", "weft.Explore") started from a
@@ -109,7 +121,7 @@ func Nested(what string) {
 	}
 	switch o, d := whose(); o {
 	case ownerCheck:
-		d.strayCall(what)
+		d.strayCall(what + " was called")
 	case ownerAbandoned:
 		runtime.Goexit()
 	case ownerUnknown:

@@ -361,15 +361,26 @@ func (x *execution) stop() {
 	if !assumed && x.cut(waiting) {
 		return
 	}
+	note := ""
+	if !assumed && len(waiting) > 0 {
+		if m := x.d.stray.Load(); m != nil {
+			x.fail(&engine.Bug{Kind: engine.Misuse, Message: *m, G: -1, NoReplay: true})
+			return
+		}
+		var over bool
+		if note, over = x.strayed(); over {
+			return
+		}
+	}
 	switch {
 	case assumed:
 		x.end(engine.Ending{Kind: engine.Assumed})
 	case len(waiting) == 0:
 		x.end(engine.Ending{Kind: engine.Completed})
 	case x.gs[0].Status != engine.Ended:
-		x.fail(&engine.Bug{Kind: engine.Deadlock, Message: "all goroutines are blocked: " + x.waits(waiting), G: 0})
+		x.fail(&engine.Bug{Kind: engine.Deadlock, Message: "all goroutines are blocked: " + x.waits(waiting) + note, G: 0})
 	default:
-		x.fail(&engine.Bug{Kind: engine.GoroutineLeak, Message: "the body returned but goroutines are blocked forever: " + x.waits(waiting), G: waiting[0].ID})
+		x.fail(&engine.Bug{Kind: engine.GoroutineLeak, Message: "the body returned but goroutines are blocked forever: " + x.waits(waiting) + note, G: waiting[0].ID})
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 	"unsafe"
 
 	"weft.dev/weft/internal/engine"
@@ -60,7 +61,13 @@ func (m *memory) reset() {
 // is only checked in executions.
 func Access(p unsafe.Pointer, size uintptr, write bool) {
 	w := lookup(self())
-	if w == nil || p == nil || size == 0 {
+	if w == nil {
+		if p != nil && checking.Load() != 0 {
+			strayAccess()
+		}
+		return
+	}
+	if p == nil || size == 0 {
 		return
 	}
 	g := w.g
@@ -81,6 +88,43 @@ func Access(p unsafe.Pointer, size uintptr, write bool) {
 		}
 		p = unsafe.Add(p, n)
 		size -= n
+	}
+}
+
+// outsiders holds the ids of the goroutines that weft does not run and that
+// belong to no check (a parallel test's plain code): their accesses are
+// not checked, and telling them from strays costs a dump of all stacks,
+// once per goroutine. It forgets them all when it holds too many.
+var outsiders = struct {
+	sync.Mutex
+	ids map[int64]bool
+}{ids: map[int64]bool{}}
+
+// strayAccess handles an access of plain memory by a goroutine that weft
+// does not run while checks run: a stray of a check (started by a package
+// that weft test did not rewrite, which runs the program's function) makes
+// the check report a misuse and ends, as for a weft operation (see
+// foreign); the accesses of other goroutines are not checked.
+func strayAccess() {
+	id := goid()
+	outsiders.Lock()
+	known := outsiders.ids[id]
+	outsiders.Unlock()
+	if known {
+		return
+	}
+	switch o, d := whose(); o {
+	case ownerCheck:
+		d.strayCall("plain memory was accessed")
+	case ownerAbandoned:
+		runtime.Goexit()
+	default:
+		outsiders.Lock()
+		if len(outsiders.ids) >= 1<<12 {
+			clear(outsiders.ids)
+		}
+		outsiders.ids[id] = true
+		outsiders.Unlock()
 	}
 }
 

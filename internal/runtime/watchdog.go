@@ -3,6 +3,7 @@ package runtime
 import (
 	"fmt"
 	"math"
+	"path/filepath"
 	"reflect"
 	"runtime"
 	"slices"
@@ -205,16 +206,21 @@ func seconds(d time.Duration) string {
 }
 
 // runName is the name of the function at the bottom of every worker's
-// program: the goroutines whose stack holds it are weft's workers.
-var runName = runtime.FuncForPC(reflect.ValueOf((*goroutine).run).Pointer()).Name()
+// program: the goroutines whose stack holds it are weft's workers. It is
+// set by init, as run reaches (through the classification of deadlocks)
+// the parsing of dumps that uses it.
+var runName string
+
+func init() { runName = runtime.FuncForPC(reflect.ValueOf((*goroutine).run).Pointer()).Name() }
 
 // dumped is a goroutine of a dump of all stacks.
 type dumped struct {
-	id      int64
-	state   string   // "running", "chan receive", "coroutine"...
-	creator int64    // 0 if none
-	frames  []string // "function\n\tfile:line", innermost first
-	worker  bool     // runs a modelled goroutine
+	id        int64
+	state     string   // "running", "chan receive", "coroutine"...
+	creator   int64    // 0 if none
+	createdBy string   // the go statement that started it: "function at file:line"
+	frames    []string // "function\n\tfile:line", innermost first
+	worker    bool     // runs a modelled goroutine
 }
 
 // running reports whether the goroutine runs (as opposed to waiting).
@@ -318,8 +324,17 @@ func parseDump(s string) []dumped {
 				continue
 			}
 			if c, ok := strings.CutPrefix(l, "created by "); ok {
-				if _, in, ok := strings.Cut(c, " in goroutine "); ok {
+				fn, in, ok := strings.Cut(c, " in goroutine ")
+				if ok {
 					g.creator, _ = strconv.ParseInt(strings.TrimSpace(in), 10, 64)
+				}
+				g.createdBy = fn
+				if i+1 < len(lines) && strings.HasPrefix(lines[i+1], "\t") {
+					pos := strings.TrimSpace(lines[i+1])
+					if sp := strings.LastIndex(pos, " +0x"); sp >= 0 {
+						pos = pos[:sp]
+					}
+					g.createdBy += " at " + filepath.Base(pos)
 				}
 				break
 			}
