@@ -109,7 +109,9 @@ func WithAllBugs() Option { return func(c *config) { c.allBugs = true } }
 // the standard library, as a test with t.Parallel would, and one that
 // keeps its state in plain variables declared outside it (with weft/atomic's
 // functions) needs one worker; weft's objects declared outside it (a
-// Var, an atomic.Int32, a Mutex) are each execution's own.
+// Var, an atomic.Int32, a Mutex) are each execution's own. Code that weft
+// test rewrote, whose package variables every execution resets, runs
+// with one worker.
 func WithWorkers(n int) Option { return func(c *config) { c.workers = n } }
 
 // WithShard explores shard i of n (0 <= i < n): a part of the executions

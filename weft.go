@@ -210,6 +210,10 @@ func run(body func(), cfg runtime.Config, c *config, conc *concolicSetup, ck *ch
 	case c.maxExecutions > 0:
 		// One worker's limit cuts the same executions every time.
 		workers = 1
+	case runtime.PackageState():
+		// The rewritten packages' variables are the process's: two
+		// executions at once would share them.
+		workers = 1
 	case workers == 0:
 		workers = goruntime.GOMAXPROCS(0)
 	}

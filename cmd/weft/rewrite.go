@@ -109,6 +109,16 @@ func copyModules(dir string, rw *rewrite.Rewritten) (map[string]string, error) {
 		if err != nil {
 			return nil, fmt.Errorf("copying module %s: %w", path, err)
 		}
+		// The files the rewrite adds (the registration of package
+		// variables).
+		for name, data := range rw.Files {
+			if rel, err := filepath.Rel(m.Dir, name); err == nil && filepath.IsLocal(rel) {
+				delete(rw.Files, name)
+				if err := os.WriteFile(filepath.Join(copy, rel), data, 0o644); err != nil {
+					return nil, err
+				}
+			}
+		}
 		copies[path] = copy
 	}
 	return copies, nil

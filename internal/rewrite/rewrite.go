@@ -70,13 +70,14 @@
 // nest.
 //
 // Plain memory that goroutines may share is race-checked, not
-// interleaved (memory.go says what becomes what). Out of scope for now:
-// dependencies outside the main module are not rewritten (a goroutine or channel inside them runs as real Go; see
-// Packages for those inside); cgo files are left as they are;
-// channels made at package initialization belong to no execution, so a
-// package-level channel must be made inside the test; a package-level
-// variable keeps its value from one execution to the next, as from one
-// run of go test -count=N to the next.
+// interleaved (memory.go says what becomes what). Packages adds to each
+// package a file that registers its variables (weft/rewritten's Vars),
+// which every execution starts from. Out of scope for now: dependencies
+// outside the main module are rewritten only when Packages' extra
+// patterns name them (a goroutine or channel inside the others runs as
+// real Go); cgo files are left as they are; channels made at package
+// initialization belong to no execution, so a package-level channel must
+// be made inside the test.
 package rewrite
 
 import (

@@ -102,6 +102,9 @@ func Run(body func(), cfg Config) *Report {
 		cfg.Names = NewNames()
 	}
 	d := &driver{cfg: cfg, body: body, id: checkIDs.Add(1), names: cfg.Names, start: cfg.Start, seen: map[string]bool{}, wake: make(chan struct{}, 1)}
+	if d.vars = takeVars(); d.vars != nil {
+		defer d.vars.release()
+	}
 	if d.start.IsZero() {
 		d.start = time.Now()
 	}
@@ -159,6 +162,9 @@ type driver struct {
 	start        time.Time
 	lastProgress time.Time
 	done         bool
+	// vars is the copy of the rewritten packages' variables that each
+	// execution starts from (see RegisterVars), nil if they have none.
+	vars *varsSnapshot
 	// stray holds the first message about a weft operation called from a
 	// goroutine that weft does not run.
 	stray atomic.Pointer[string]
@@ -244,6 +250,9 @@ func (d *driver) begin() bool {
 	if x == nil {
 		x = &execution{d: d, eng: d.cfg.Engine, maxSteps: int32(min(d.cfg.MaxSteps, 1<<30))}
 		d.x = x
+	}
+	if d.vars != nil {
+		d.vars.restore()
 	}
 	d.n++
 	x.epoch = uint64(d.id)<<32 | uint64(d.n)
