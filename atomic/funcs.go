@@ -43,7 +43,8 @@ type integer interface {
 // cell is the modelled location of a variable in one execution.
 type cell struct {
 	o     runtime.Obj
-	width uint8 // of the accesses: 32 or 64 bits; 0 for a pointer
+	addr  unsafe.Pointer // the variable
+	width uint8          // of the accesses: 32 or 64 bits; 0 for a pointer
 	// base is the value of the variable when the location was made, last
 	// the value the cell wrote through last (or saw, when made).
 	base, last   uint64
@@ -57,7 +58,7 @@ func intCell[T integer](addr *T, cur uint64, what string) *cell {
 	c, fresh := runtime.Shadow[cell](unsafe.Pointer(addr), what)
 	switch {
 	case fresh:
-		c.width = width
+		c.width, c.addr = width, unsafe.Pointer(addr)
 	case c.width != width:
 		mixed(c, width, what)
 	case cur == c.last:
@@ -90,8 +91,15 @@ func mask(width uint8, n uint64) uint64 {
 // bits returns v as the zero-extended bits of its width.
 func bits[T integer](v T) uint64 { return mask(uint8(unsafe.Sizeof(v)*8), uint64(v)) }
 
+// do performs the operation lab on the cell's location. The plain accesses
+// of the variable race with it (see runtime.AtomicAccess).
 func (c *cell) do(lab event.Label, what string) event.Result {
 	lab.OKind, lab.Width = event.Atomic, c.width
+	size := uintptr(c.width / 8)
+	if size == 0 {
+		size = unsafe.Sizeof(uintptr(0))
+	}
+	runtime.AtomicAccess(c.addr, size, lab.Kind != event.Load)
 	return runtime.Do(&c.o, lab, what)
 }
 
@@ -216,6 +224,7 @@ func ptrCell(addr *unsafe.Pointer, what string) *cell {
 	c, fresh := runtime.Shadow[cell](unsafe.Pointer(addr), what)
 	switch {
 	case fresh:
+		c.addr = unsafe.Pointer(addr)
 	case c.width != 0:
 		mixed(c, 0, what)
 	case cur == c.lastP:

@@ -221,7 +221,9 @@ func writeX(p *int) { rewritten.Set(p)(1) }
 
 // TestPlainBytes checks that races are per byte: two goroutines that write
 // neighbouring bytes of a word do not race; a write of the whole word
-// races with a write of one of its bytes.
+// races with a write of one of its bytes. And that the functions of
+// sync/atomic on a plain variable race with its plain accesses, not with
+// each other.
 func TestPlainBytes(t *testing.T) {
 	type pair struct{ a, b byte }
 	for _, tc := range []struct {
@@ -257,6 +259,33 @@ func TestPlainBytes(t *testing.T) {
 			m := map[int]int{}
 			g := weft.Go(func() { _ = rewritten.MapRead(m)[1] })
 			_ = rewritten.MapRead(m)[2]
+			g.Join()
+		}},
+		{"atomic add, plain read", true, func() {
+			n := new(int32)
+			g := weft.Go(func() { atomic.AddInt32(n, 1) })
+			rewritten.Read(n)
+			g.Join()
+		}},
+		{"atomic adds", false, func() {
+			n := new(int32)
+			g := weft.Go(func() { atomic.AddInt32(n, 1) })
+			atomic.AddInt32(n, 1)
+			g.Join()
+			rewritten.Read(n)
+		}},
+		{"plain write, atomic load", true, func() {
+			n := new(int64)
+			g := weft.Go(func() { atomic.LoadInt64(n) })
+			rewritten.Set(n)(1)
+			g.Join()
+		}},
+		{"published by an atomic flag", false, func() {
+			x, flag := new(int), new(int32)
+			g := weft.Go(func() { rewritten.Set(x)(1); atomic.StoreInt32(flag, 1) })
+			if atomic.LoadInt32(flag) == 1 {
+				rewritten.Read(x)
+			}
 			g.Join()
 		}},
 		{"elements", true, func() {

@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"fmt"
+	"runtime"
 	"runtime/debug"
 	"sync"
 	"sync/atomic"
@@ -110,6 +111,7 @@ func Run(body func(), cfg Config) *Report {
 	}
 	d.lastProgress = d.start
 	done := make(chan struct{})
+	d.goroutines = runtime.NumGoroutine()
 	go d.main(done)
 	if r := d.watch(done); r != nil {
 		// The execution was abandoned: its goroutines, and the driver, are
@@ -162,6 +164,11 @@ type driver struct {
 	start        time.Time
 	lastProgress time.Time
 	done         bool
+	// goroutines is how many goroutines ran when the check started, and
+	// coroutines how many of its workers' coroutines run: a goroutine
+	// beyond those may have escaped the checker (see escaped).
+	goroutines int
+	coroutines atomic.Int32
 	// vars is the copy of the rewritten packages' variables that each
 	// execution starts from (see RegisterVars), nil if they have none.
 	vars *varsSnapshot

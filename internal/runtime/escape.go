@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"fmt"
+	"runtime"
 	"slices"
 	"strings"
 	"time"
@@ -20,6 +21,11 @@ const escapeGrace = 100 * time.Millisecond
 // escaped returns the goroutines that weft does not run and that goroutines
 // of d started, directly or not.
 func (d *driver) escaped() []dumped {
+	if runtime.NumGoroutine() <= d.goroutines+1+int(d.coroutines.Load()) {
+		// The goroutines there were, the driver's and its workers': no
+		// stack needs reading, which costs more than an execution.
+		return nil
+	}
 	gs := parseDump(allStacks())
 	byGo := make(map[int64]*dumped, len(gs))
 	for i := range gs {

@@ -34,6 +34,8 @@ func newWorker(d *driver) *worker {
 		w.id = goid()
 		key := self()
 		register(key, w)
+		d.coroutines.Add(1)
+		defer d.coroutines.Add(-1)
 		// However the coroutine ends (stopped, or runtime.Goexit in the
 		// program), the Go runtime must not reuse its descriptor for a
 		// goroutine that the registry would take for a worker.

@@ -37,10 +37,11 @@ type memory struct {
 
 // access is one access of a word.
 type access struct {
-	g     int32 // the goroutine
-	n     int32 // its own clock entry at the access
-	mask  uint8 // the bytes of the word it accessed
-	write bool
+	g      int32 // the goroutine
+	n      int32 // its own clock entry at the access
+	mask   uint8 // the bytes of the word it accessed
+	write  bool
+	atomic bool // an operation of sync/atomic's functions
 	// pcs holds the innermost frames of its stack when the execution is
 	// traced for a report: capturing them costs more than the rest of the
 	// check, and every bug is reported from a traced replay.
@@ -67,6 +68,21 @@ func Access(p unsafe.Pointer, size uintptr, write bool) {
 		}
 		return
 	}
+	checkAccess(w, p, size, write, false)
+}
+
+// AtomicAccess records an atomic operation of sync/atomic's functions on
+// the plain variable at p, about to be performed (a store when write): it
+// races with the plain accesses of other goroutines that happens-before
+// does not order with it, as in Go's memory model, not with other atomic
+// operations. A compare-and-swap counts as a store, even when it fails.
+func AtomicAccess(p unsafe.Pointer, size uintptr, write bool) {
+	if w := lookup(self()); w != nil {
+		checkAccess(w, p, size, write, true)
+	}
+}
+
+func checkAccess(w *worker, p unsafe.Pointer, size uintptr, write, atomic bool) {
 	if p == nil || size == 0 {
 		return
 	}
@@ -83,8 +99,8 @@ func Access(p unsafe.Pointer, size uintptr, write bool) {
 		off := uintptr(p) & 7
 		n := min(8-off, size)
 		mask := uint8((1<<n - 1) << off)
-		if prev := x.mem.word(unsafe.Add(p, -int(off)), g.ID, clock, mask, write); prev != nil {
-			x.race(g, prev, write)
+		if prev := x.mem.word(unsafe.Add(p, -int(off)), g.ID, clock, mask, write, atomic); prev != nil {
+			x.race(g, prev, write, atomic)
 		}
 		p = unsafe.Add(p, n)
 		size -= n
@@ -150,7 +166,7 @@ func (x *execution) clockOf(g *goroutine) []int32 {
 // word records the access (goroutine t, with clock, of the bytes mask of
 // the word at key) and returns an earlier access of the word that it races
 // with, if any.
-func (m *memory) word(key unsafe.Pointer, t int32, clock []int32, mask uint8, write bool) *access {
+func (m *memory) word(key unsafe.Pointer, t int32, clock []int32, mask uint8, write, atomic bool) *access {
 	if m.words == nil {
 		m.words = map[unsafe.Pointer]int32{}
 	}
@@ -168,7 +184,7 @@ func (m *memory) word(key unsafe.Pointer, t int32, clock []int32, mask uint8, wr
 	hist := m.cells[i]
 	n := clock[t]
 	for j := range hist {
-		if a := &hist[j]; a.g == t && a.n == n && a.mask == mask && a.write == write {
+		if a := &hist[j]; a.g == t && a.n == n && a.mask == mask && a.write == write && a.atomic == atomic {
 			// The same access again, at the same point: what races
 			// with it raced with it the first time.
 			return nil
@@ -179,19 +195,21 @@ func (m *memory) word(key unsafe.Pointer, t int32, clock []int32, mask uint8, wr
 	keep := hist[:0]
 	for j := range hist {
 		a := &hist[j]
-		conflict := a.mask&mask != 0 && (a.write || write)
+		conflict := a.mask&mask != 0 && (a.write || write) && !(a.atomic && atomic)
 		if racing == nil && conflict && !ordered(a) {
 			c := *a
 			racing = &c
 		}
 		// An access that this one covers and follows is redundant: any
-		// later access that races with it races with this one.
-		if a.mask&^mask == 0 && (write || !a.write) && ordered(a) {
+		// later access that races with it races with this one. An atomic
+		// access makes no plain one redundant: a later atomic one races
+		// with the plain one only.
+		if a.mask&^mask == 0 && (write || !a.write) && (!atomic || a.atomic) && ordered(a) {
 			continue
 		}
 		keep = append(keep, *a)
 	}
-	cur := access{g: t, n: n, mask: mask, write: write}
+	cur := access{g: t, n: n, mask: mask, write: write, atomic: atomic}
 	if m.stacks {
 		runtime.Callers(3, cur.pcs[:])
 	}
@@ -199,14 +217,20 @@ func (m *memory) word(key unsafe.Pointer, t int32, clock []int32, mask uint8, wr
 	return racing
 }
 
-// race fails g, whose access (a store when write) races with prev.
-func (x *execution) race(g *goroutine, prev *access, write bool) {
-	kind := func(w bool) string {
+// race fails g, whose access (a store when write; atomic, an operation of
+// sync/atomic's functions) races with prev.
+func (x *execution) race(g *goroutine, prev *access, write, atomic bool) {
+	kinds := func(w, atomic bool) string {
+		k := "read"
 		if w {
-			return "write"
+			k = "write"
 		}
-		return "read"
+		if atomic {
+			k = "atomic " + k
+		}
+		return k
 	}
+
 	var cur [8]uintptr
 	runtime.Callers(3, cur[:])
 	at := func(pos string) string {
@@ -218,10 +242,10 @@ func (x *execution) race(g *goroutine, prev *access, write bool) {
 	curAt, curStack := userFrames(cur[:])
 	prevAt, prevStack := userFrames(prev.pcs[:])
 	msg := fmt.Sprintf("g%d's %s%s and g%d's %s%s are not ordered by happens-before",
-		prev.g, kind(prev.write), at(prevAt), g.ID, kind(write), at(curAt))
+		prev.g, kinds(prev.write, prev.atomic), at(prevAt), g.ID, kinds(write, atomic), at(curAt))
 	var stack string
 	if x.mem.stacks {
-		stack = fmt.Sprintf("g%d's %s:\n%s\ng%d's %s:\n%s", g.ID, kind(write), curStack, prev.g, kind(prev.write), prevStack)
+		stack = fmt.Sprintf("g%d's %s:\n%s\ng%d's %s:\n%s", g.ID, kinds(write, atomic), curStack, prev.g, kinds(prev.write, prev.atomic), prevStack)
 	}
 	if x.tracer != nil {
 		g.pos = firstUserPos(cur[:])
