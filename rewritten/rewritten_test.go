@@ -1,11 +1,13 @@
 package rewritten_test
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
 
 	"weft.dev/weft"
+	weftcontext "weft.dev/weft/context"
 	"weft.dev/weft/rewritten"
 )
 
@@ -176,4 +178,21 @@ func TestRun(t *testing.T) {
 	if len(res.Bugs) != 1 || res.Bugs[0].Kind != weft.Misuse || !strings.Contains(res.Bugs[0].Message, `t.Run("nested") inside a check`) {
 		t.Errorf("bugs %v, want a misuse", res.Bugs)
 	}
+}
+
+// TestContexts checks the conversions between weft's contexts and the
+// standard library's: values carried, never canceled, and back to the
+// context converted.
+func TestContexts(t *testing.T) {
+	type key struct{}
+	weft.Check(t, func() {
+		ctx, cancel := weftcontext.WithCancel(weftcontext.WithValue(weftcontext.Background(), key{}, "v"))
+		cancel()
+		std := rewritten.StdContext(ctx)
+		weft.Assert(std.Value(key{}) == "v" && std.Err() == nil && std.Done() == nil, "the standard context: %v, %v", std.Value(key{}), std.Err())
+		weft.Assert(rewritten.WeftContext(std) == ctx, "converted back: not the same context")
+		w := rewritten.WeftContext(context.WithValue(context.Background(), key{}, "w"))
+		weft.Assert(w.Value(key{}) == "w" && w.Err() == nil && w.Done() == nil, "the weft context: %v, %v", w.Value(key{}), w.Err())
+		weft.Assert(rewritten.StdContext(nil) == nil && rewritten.WeftContext(nil) == nil, "nil converted to a context")
+	})
 }

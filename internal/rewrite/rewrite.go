@@ -706,7 +706,9 @@ func (r *rewriter) call(call *ast.CallExpr) {
 // channel: the rewritten code would hand it, or get from it, Go's
 // channels where it has weft's, and the build would fail in the
 // rewritten file (oklog/run's signal.Notify before os/signal was
-// modelled).
+// modelled). A context it takes or returns is converted between weft's
+// and the standard library's (weft/rewritten's StdContext and
+// WeftContext).
 func (r *rewriter) outsideChannels(call *ast.CallExpr) {
 	fun := ast.Unparen(call.Fun)
 	switch f := fun.(type) {
@@ -756,6 +758,13 @@ func (r *rewriter) outsideChannels(call *ast.CallExpr) {
 		if hasChan(t, nil) {
 			r.errorf(a.Pos(), "a channel passed to %s (of %s, which weft test does not rewrite: it takes Go channels)", name, fn.Pkg().Path())
 		}
+		if isStdContext(t) {
+			// The rewritten code's contexts are weft's.
+			r.use("weftrw")
+			r.replace(a.Pos(), a.End(), func() string {
+				return r.out(a.Pos()).gen("weftrw.StdContext(").part(a).gen(")").String()
+			})
+		}
 	}
 	for v := range sig.Results().Variables() {
 		if hasChan(v.Type(), nil) {
@@ -763,6 +772,19 @@ func (r *rewriter) outsideChannels(call *ast.CallExpr) {
 			break
 		}
 	}
+	if sig.Results().Len() == 1 && isStdContext(sig.Results().At(0).Type()) {
+		r.use("weftrw")
+		r.replace(call.Pos(), call.End(), func() string {
+			return r.out(call.Pos()).gen("weftrw.WeftContext(").part(call).gen(")").String()
+		})
+	}
+}
+
+// isStdContext says whether t is the standard library's context.Context,
+// which the rewritten code's contexts, weft's, are not.
+func isStdContext(t types.Type) bool {
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "context" && n.Obj().Name() == "Context"
 }
 
 // hasChan says whether t is a channel type, or a type made of one without
