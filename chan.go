@@ -12,10 +12,21 @@ import (
 // Select, and Close panics.
 //
 // Make channels with MakeChan inside the body; a channel belongs to the
-// execution that made it.
+// execution that made it. A channel made outside any check (a package
+// variable of code that weft test rewrote, made at package initialization)
+// is made again, empty, by each execution that uses it; outside a check it
+// cannot be used.
 type Chan[T any] struct {
 	id  chans.ID
 	cap int // fixed by MakeChan, so Cap needs no operation
+	// lazy holds, for a channel made outside any check, the channel of
+	// each execution, made at its first use there.
+	lazy *runtime.Local[lazyChan]
+}
+
+type lazyChan struct {
+	id   chans.ID
+	made bool
 }
 
 // MakeChan returns a new channel with the given buffer capacity:
@@ -24,15 +35,41 @@ func MakeChan[T any](capacity int) *Chan[T] {
 	if capacity < 0 {
 		panic("makechan: size out of range")
 	}
+	if runtime.Outside() {
+		return &Chan[T]{cap: capacity, lazy: new(runtime.Local[lazyChan])}
+	}
+	return &Chan[T]{id: makeChan(capacity), cap: capacity}
+}
+
+func makeChan(capacity int) chans.ID {
 	r := runtime.ChanOp(event.Label{Kind: event.ChanMake, B: event.Value{N: uint64(capacity)}}, "weft.MakeChan")
-	return &Chan[T]{id: chans.ID(int64(r.V.N)), cap: capacity}
+	return chans.ID(int64(r.V.N))
 }
 
 func (c *Chan[T]) chanID() chans.ID {
 	if c == nil {
 		return chans.Nil
 	}
+	if c.lazy != nil {
+		return c.lazyID()
+	}
 	return c.id
+}
+
+// lazyID returns the channel of the running execution of a channel made
+// outside any check, making it on first use. Two goroutines may both find
+// it unmade, as making it is an operation, after which another goroutine
+// may run: the first to have made one sets it, and the other's stays
+// unused.
+func (c *Chan[T]) lazyID() chans.ID {
+	l := c.lazy.Get("Chan (made outside any check)")
+	if !l.made {
+		id := makeChan(c.cap)
+		if !l.made {
+			l.id, l.made = id, true
+		}
+	}
+	return l.id
 }
 
 func idValue(id chans.ID) event.Value { return event.Value{N: uint64(int64(id))} }
@@ -80,7 +117,7 @@ func (c *Chan[T]) Len() int {
 		runtime.Check("Chan.Len")
 		return 0
 	}
-	return int(runtime.ChanOp(event.Label{Kind: event.ChanLen, B: idValue(c.id)}, "Chan.Len").V.N)
+	return int(runtime.ChanOp(event.Label{Kind: event.ChanLen, B: idValue(c.chanID())}, "Chan.Len").V.N)
 }
 
 // Cap returns the buffer capacity of c: cap(c). It is 0 for a nil channel.

@@ -2,6 +2,7 @@ package atomic
 
 import (
 	"fmt"
+	goatomic "sync/atomic"
 	"unsafe"
 
 	"weft.dev/weft/internal/engine"
@@ -10,7 +11,9 @@ import (
 )
 
 // The functions of sync/atomic (AddInt32, LoadPointer...) work on
-// variables of plain Go, which weft does not see. The running execution
+// variables of plain Go, which weft does not see. Outside any check
+// (package initialization, TestMain), they are sync/atomic's own, so that
+// the variable holds what they wrote when a check first uses it. The running execution
 // keeps, per address (runtime.Shadow), a cell: the modelled location that
 // the functions operate on in that execution. The value stays in the
 // variable itself: every write is written through, so that plain reads
@@ -128,6 +131,12 @@ func from(r event.Result) string {
 func (c *cell) name() string { return c.o.Name(event.Atomic) }
 
 func load[T integer](addr *T, what string) T {
+	if runtime.Outside() {
+		if unsafe.Sizeof(*addr) == 4 {
+			return T(goatomic.LoadUint32((*uint32)(unsafe.Pointer(addr))))
+		}
+		return T(goatomic.LoadUint64((*uint64)(unsafe.Pointer(addr))))
+	}
 	c := intCell(addr, bits(*addr), what)
 	r := c.do(event.Label{Kind: event.Load}, what)
 	v := T(c.dec(r.V.N))
@@ -137,6 +146,12 @@ func load[T integer](addr *T, what string) T {
 
 // swap stores v and returns the old value: Store and Swap.
 func swap[T integer](addr *T, v T, what string) (old T) {
+	if runtime.Outside() {
+		if unsafe.Sizeof(*addr) == 4 {
+			return T(goatomic.SwapUint32((*uint32)(unsafe.Pointer(addr)), uint32(v)))
+		}
+		return T(goatomic.SwapUint64((*uint64)(unsafe.Pointer(addr)), uint64(v)))
+	}
 	c := intCell(addr, bits(*addr), what)
 	r := c.do(event.Label{Kind: event.RMW, Op: event.Swap, A: event.Value{N: c.enc(bits(v))}}, what)
 	*addr, c.last = v, bits(v)
@@ -146,6 +161,12 @@ func swap[T integer](addr *T, v T, what string) (old T) {
 }
 
 func add[T integer](addr *T, delta T, what string) (new T) {
+	if runtime.Outside() {
+		if unsafe.Sizeof(*addr) == 4 {
+			return T(goatomic.AddUint32((*uint32)(unsafe.Pointer(addr)), uint32(delta)))
+		}
+		return T(goatomic.AddUint64((*uint64)(unsafe.Pointer(addr)), uint64(delta)))
+	}
 	c := intCell(addr, bits(*addr), what)
 	r := c.do(event.Label{Kind: event.RMW, Op: event.Add, A: event.Value{N: bits(delta)}}, what)
 	old := T(c.dec(r.V.N))
@@ -158,6 +179,12 @@ func add[T integer](addr *T, delta T, what string) (new T) {
 }
 
 func cas[T integer](addr *T, old, new T, what string) (swapped bool) {
+	if runtime.Outside() {
+		if unsafe.Sizeof(*addr) == 4 {
+			return goatomic.CompareAndSwapUint32((*uint32)(unsafe.Pointer(addr)), uint32(old), uint32(new))
+		}
+		return goatomic.CompareAndSwapUint64((*uint64)(unsafe.Pointer(addr)), uint64(old), uint64(new))
+	}
 	c := intCell(addr, bits(*addr), what)
 	r := c.do(event.Label{Kind: event.RMW, Op: event.CAS, A: event.Value{N: c.enc(bits(old))}, B: event.Value{N: c.enc(bits(new))}}, what)
 	if r.OK {
@@ -181,6 +208,17 @@ func okText(ok bool) string {
 // another base the mask does not carry over, and a compare-and-swap loop
 // does it, as a program without And and Or would.
 func bitwise[T integer](addr *T, m T, or bool, what string) (old T) {
+	if runtime.Outside() {
+		switch {
+		case unsafe.Sizeof(*addr) == 4 && or:
+			return T(goatomic.OrUint32((*uint32)(unsafe.Pointer(addr)), uint32(m)))
+		case unsafe.Sizeof(*addr) == 4:
+			return T(goatomic.AndUint32((*uint32)(unsafe.Pointer(addr)), uint32(m)))
+		case or:
+			return T(goatomic.OrUint64((*uint64)(unsafe.Pointer(addr)), uint64(m)))
+		}
+		return T(goatomic.AndUint64((*uint64)(unsafe.Pointer(addr)), uint64(m)))
+	}
 	c := intCell(addr, bits(*addr), what)
 	apply := func(v T) T {
 		if or {
@@ -259,6 +297,9 @@ func (c *cell) doP(lab event.Label, what string) event.Result {
 // LoadPointer atomically loads *addr.
 func LoadPointer(addr *unsafe.Pointer) (val unsafe.Pointer) {
 	const what = "LoadPointer"
+	if runtime.Outside() {
+		return goatomic.LoadPointer(addr)
+	}
 	c := ptrCell(addr, what)
 	r := c.doP(event.Label{Kind: event.Load}, what)
 	c.note(func() string { return fmt.Sprintf("%s %s (%s)", what, c.name(), from(r)) })
@@ -277,6 +318,9 @@ func SwapPointer(addr *unsafe.Pointer, new unsafe.Pointer) (old unsafe.Pointer) 
 }
 
 func swapPointer(addr *unsafe.Pointer, new unsafe.Pointer, what string) unsafe.Pointer {
+	if runtime.Outside() {
+		return goatomic.SwapPointer(addr, new)
+	}
 	c := ptrCell(addr, what)
 	r := c.doP(event.Label{Kind: event.RMW, Op: event.Swap, A: c.encP(new)}, what)
 	*addr, c.lastP = new, new
@@ -288,6 +332,9 @@ func swapPointer(addr *unsafe.Pointer, new unsafe.Pointer, what string) unsafe.P
 // unsafe.Pointer value.
 func CompareAndSwapPointer(addr *unsafe.Pointer, old, new unsafe.Pointer) (swapped bool) {
 	const what = "CompareAndSwapPointer"
+	if runtime.Outside() {
+		return goatomic.CompareAndSwapPointer(addr, old, new)
+	}
 	c := ptrCell(addr, what)
 	r := c.doP(event.Label{Kind: event.RMW, Op: event.CAS, A: c.encP(old), B: c.encP(new)}, what)
 	if r.OK {

@@ -17,6 +17,8 @@
 package sync
 
 import (
+	gosync "sync"
+
 	"weft.dev/weft/internal/event"
 	"weft.dev/weft/internal/runtime"
 )
@@ -37,20 +39,35 @@ func (*noCopy) Unlock() {}
 type Mutex struct {
 	_ noCopy
 	o runtime.Obj
+	// plain is the mutex outside any check (package initialization,
+	// TestMain), where nothing is modelled: code that weft test rewrote
+	// runs there as plain Go. Each execution starts with m unlocked.
+	plain gosync.Mutex
 }
 
 // Lock locks m, blocking until it is available.
 func (m *Mutex) Lock() {
+	if runtime.Outside() {
+		m.plain.Lock()
+		return
+	}
 	runtime.Do(&m.o, event.Label{Kind: event.Lock, OKind: event.Mutex}, "Mutex.Lock")
 }
 
 // TryLock tries to lock m and reports whether it succeeded.
 func (m *Mutex) TryLock() bool {
+	if runtime.Outside() {
+		return m.plain.TryLock()
+	}
 	return runtime.Do(&m.o, event.Label{Kind: event.TryLock, OKind: event.Mutex}, "Mutex.TryLock").OK
 }
 
 // Unlock unlocks m. Unlocking a mutex that is not locked is a Misuse bug.
 func (m *Mutex) Unlock() {
+	if runtime.Outside() {
+		m.plain.Unlock()
+		return
+	}
 	runtime.Do(&m.o, event.Label{Kind: event.Unlock, OKind: event.Mutex}, "Mutex.Unlock")
 }
 
