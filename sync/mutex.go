@@ -13,7 +13,10 @@
 // on (unlock of an unlocked mutex, a negative WaitGroup counter) is reported
 // as a Misuse bug with a trace. Map and Pool say what of them is
 // modelled: every Map operation but Clear is atomic, Range visits the keys
-// stored before it; a Pool's Get may miss, or take any item put.
+// stored before it; a Pool's Get may miss, or take any item put. Outside
+// any check (package initialization, TestMain), a Mutex, an RWMutex and a
+// Once are the standard library's, each execution of a check starting
+// them afresh; the other types are only for checks.
 package sync
 
 import (
