@@ -95,15 +95,14 @@ func mask(width uint8, n uint64) uint64 {
 func bits[T integer](v T) uint64 { return mask(uint8(unsafe.Sizeof(v)*8), uint64(v)) }
 
 // do performs the operation lab on the cell's location. The plain accesses
-// of the variable race with it (see runtime.AtomicAccess).
+// of the variable race with it (see runtime.DoAtomic).
 func (c *cell) do(lab event.Label, what string) event.Result {
 	lab.OKind, lab.Width = event.Atomic, c.width
 	size := uintptr(c.width / 8)
 	if size == 0 {
 		size = unsafe.Sizeof(uintptr(0))
 	}
-	runtime.AtomicAccess(c.addr, size, lab.Kind != event.Load)
-	return runtime.Do(&c.o, lab, what)
+	return runtime.DoAtomic(&c.o, lab, what, c.addr, size)
 }
 
 // enc is what the location holds for value v, dec the value it means.
@@ -291,7 +290,7 @@ func (c *cell) decP(v event.Value) unsafe.Pointer {
 
 func (c *cell) doP(lab event.Label, what string) event.Result {
 	lab.OKind = event.Atomic
-	return runtime.Do(&c.o, lab, what)
+	return runtime.DoAtomic(&c.o, lab, what, c.addr, unsafe.Sizeof(uintptr(0)))
 }
 
 // LoadPointer atomically loads *addr.

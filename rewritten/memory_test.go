@@ -280,6 +280,12 @@ func TestPlainBytes(t *testing.T) {
 			rewritten.Set(n)(1)
 			g.Join()
 		}},
+		{"atomic pointer store, plain read", true, func() {
+			p := new(unsafe.Pointer)
+			g := weft.Go(func() { atomic.StorePointer(p, unsafe.Pointer(new(int))) })
+			rewritten.Read(p)
+			g.Join()
+		}},
 		{"published by an atomic flag", false, func() {
 			x, flag := new(int), new(int32)
 			g := weft.Go(func() { rewritten.Set(x)(1); atomic.StoreInt32(flag, 1) })

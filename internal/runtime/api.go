@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"runtime"
 	"sync/atomic"
+	"unsafe"
 
 	"weft.dev/weft/internal/engine"
 	"weft.dev/weft/internal/event"
@@ -133,6 +134,20 @@ func Nested(what string) {
 // returns its result. what names the operation for misuse messages.
 func Do(o *Obj, lab event.Label, what string) event.Result {
 	x, g := running(what)
+	return x.do(g, o, lab)
+}
+
+// DoAtomic is Do for an operation of sync/atomic's functions on the plain
+// variable of size bytes at p, which races with the plain accesses of the
+// variable (see checkAccess).
+func DoAtomic(o *Obj, lab event.Label, what string, p unsafe.Pointer, size uintptr) event.Result {
+	x, g := running(what)
+	checkAccess(g.w, p, size, lab.Kind != event.Load, true)
+	return x.do(g, o, lab)
+}
+
+// do performs lab on o for g.
+func (x *execution) do(g *goroutine, o *Obj, lab event.Label) event.Result {
 	lab.Obj = x.bind(o, lab.OKind)
 	r := g.op(lab)
 	if r.Panic != nil {

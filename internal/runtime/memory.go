@@ -71,17 +71,12 @@ func Access(p unsafe.Pointer, size uintptr, write bool) {
 	checkAccess(w, p, size, write, false)
 }
 
-// AtomicAccess records an atomic operation of sync/atomic's functions on
-// the plain variable at p, about to be performed (a store when write): it
-// races with the plain accesses of other goroutines that happens-before
-// does not order with it, as in Go's memory model, not with other atomic
-// operations. A compare-and-swap counts as a store, even when it fails.
-func AtomicAccess(p unsafe.Pointer, size uintptr, write bool) {
-	if w := lookup(self()); w != nil {
-		checkAccess(w, p, size, write, true)
-	}
-}
-
+// checkAccess checks an access of size bytes at p by w's goroutine (a
+// store when write). An atomic one, an operation of sync/atomic's
+// functions about to be performed, races with the plain accesses of other
+// goroutines that happens-before does not order with it, as in Go's memory
+// model, not with other atomic operations; a compare-and-swap counts as a
+// store, even when it fails.
 func checkAccess(w *worker, p unsafe.Pointer, size uintptr, write, atomic bool) {
 	if p == nil || size == 0 {
 		return
