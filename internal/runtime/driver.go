@@ -2,7 +2,6 @@ package runtime
 
 import (
 	"fmt"
-	"runtime"
 	"runtime/debug"
 	"sync"
 	"sync/atomic"
@@ -111,7 +110,6 @@ func Run(body func(), cfg Config) *Report {
 	}
 	d.lastProgress = d.start
 	done := make(chan struct{})
-	d.goroutines = runtime.NumGoroutine()
 	go d.main(done)
 	if r := d.watch(done); r != nil {
 		// The execution was abandoned: its goroutines, and the driver, are
@@ -164,11 +162,11 @@ type driver struct {
 	start        time.Time
 	lastProgress time.Time
 	done         bool
-	// goroutines is how many goroutines ran when the check started, and
-	// coroutines how many of its workers' coroutines run: a goroutine
-	// beyond those may have escaped the checker (see escaped).
-	goroutines int
+	// coroutines counts its workers' coroutines that run, and clean is
+	// how many other goroutines ran when the stacks last showed none that
+	// escaped the checker, 0 before (see escaped).
 	coroutines atomic.Int32
+	clean      int
 	// vars is the copy of the rewritten packages' variables that each
 	// execution starts from (see RegisterVars), nil if they have none.
 	vars *varsSnapshot

@@ -19,13 +19,26 @@ import (
 const escapeGrace = 100 * time.Millisecond
 
 // escaped returns the goroutines that weft does not run and that goroutines
-// of d started, directly or not.
+// of d started, directly or not. Reading the stacks costs more than an
+// execution: once they showed none, they are read again only when more
+// goroutines run, the workers' coroutines aside. The first read of a
+// check does not trust the count, which other checks of the process
+// change.
 func (d *driver) escaped() []dumped {
-	if runtime.NumGoroutine() <= d.goroutines+1+int(d.coroutines.Load()) {
-		// The goroutines there were, the driver's and its workers': no
-		// stack needs reading, which costs more than an execution.
+	others := runtime.NumGoroutine() - int(d.coroutines.Load())
+	if d.clean > 0 && others <= d.clean {
 		return nil
 	}
+	out := d.readEscaped()
+	d.clean = 0
+	if len(out) == 0 {
+		d.clean = others
+	}
+	return out
+}
+
+// readEscaped is escaped, from the stacks of all goroutines.
+func (d *driver) readEscaped() []dumped {
 	gs := parseDump(allStacks())
 	byGo := make(map[int64]*dumped, len(gs))
 	for i := range gs {
