@@ -46,11 +46,13 @@ func (d *driver) readEscaped() []dumped {
 	}
 	var out []dumped
 	for _, g := range gs {
-		if g.worker || slices.ContainsFunc(g.frames, isRuntimeFrame) || strings.HasPrefix(g.state, "coroutine") {
+		reporting := slices.ContainsFunc(g.frames, isStrayFrame)
+		if g.worker || strings.HasPrefix(g.state, "coroutine") || slices.ContainsFunc(g.frames, isRuntimeFrame) && !reporting {
 			// A worker, maybe one whose coroutine has not started a
-			// goroutine's function yet, a goroutine in weft's hands, or
-			// a coroutine (iter.Pull), which runs only when the
-			// goroutine that pulls it waits.
+			// goroutine's function yet, a coroutine (iter.Pull), which
+			// runs only when the goroutine that pulls it waits, or a
+			// goroutine in weft's hands; but a stray on its way to its
+			// report counts.
 			continue
 		}
 		for c, n := g.creator, 0; c != 0 && n < len(gs); n++ {
@@ -76,6 +78,17 @@ func isRuntimeFrame(frame string) bool {
 	return strings.HasPrefix(frame, modulePrefix+"internal/runtime.")
 }
 
+// isStrayFrame reports whether a frame of a dump runs the handling of a
+// stray call, which the goroutine reports.
+func isStrayFrame(frame string) bool {
+	for _, f := range []string{"foreign", "whose", "(*driver).strayCall", "strayAccess"} {
+		if strings.HasPrefix(frame, modulePrefix+"internal/runtime."+f+"\n") {
+			return true
+		}
+	}
+	return false
+}
+
 // strayed reports whether the execution, about to end as a deadlock or a
 // leak, has goroutines outside the checker: it ends with their misuse when
 // one calls a weft operation within escapeGrace, and otherwise returns a
@@ -84,6 +97,12 @@ func isRuntimeFrame(frame string) bool {
 func (x *execution) strayed() (note string, over bool) {
 	esc := x.d.escaped()
 	if len(esc) == 0 {
+		// A stray that called weft meanwhile is in weft's hands, and
+		// the stacks do not count it.
+		if m := x.d.stray.Load(); m != nil {
+			x.fail(&engine.Bug{Kind: engine.Misuse, Message: *m, G: -1, NoReplay: true})
+			return "", true
+		}
 		return "", false
 	}
 	for deadline := time.Now().Add(escapeGrace); x.d.stray.Load() == nil && time.Now().Before(deadline); {
