@@ -234,12 +234,19 @@ func Fail(kind engine.BugKind, msg string) {
 	if x.tracer != nil {
 		g.pos = callerPos()
 	}
-	b := &engine.Bug{Kind: kind, Message: msg, G: g.ID}
-	if !g.failStep(kind) {
+	g.fails(&engine.Bug{Kind: kind, Message: msg, G: g.ID})
+}
+
+// fails ends the execution with b, a bug of the calling goroutine g, or
+// goes on without g (see engine.Continuer; also as for fault). It does not
+// return.
+func (g *goroutine) fails(b *engine.Bug, also ...engine.Reach) {
+	x := g.x
+	if !g.failStep(b.Kind) {
 		g.park()
 		panic("weft: internal error: a goroutine of an execution that is over was resumed")
 	}
-	if x.fault(b, nil) {
+	if x.fault(b, nil, also...) {
 		x.next = x.dispatch()
 	} else {
 		x.fail(b)

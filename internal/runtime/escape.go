@@ -96,25 +96,22 @@ func isStrayFrame(frame string) bool {
 // goroutines that wait).
 func (x *execution) strayed() (note string, over bool) {
 	esc := x.d.escaped()
-	if len(esc) == 0 {
-		// A stray that called weft meanwhile is in weft's hands, and
-		// the stacks do not count it.
-		if m := x.d.stray.Load(); m != nil {
-			x.fail(&engine.Bug{Kind: engine.Misuse, Message: *m, G: -1, NoReplay: true})
-			return "", true
+	if len(esc) > 0 {
+		for deadline := time.Now().Add(escapeGrace); x.d.stray.Load() == nil && time.Now().Before(deadline); {
+			time.Sleep(time.Millisecond)
 		}
-		return "", false
 	}
-	for deadline := time.Now().Add(escapeGrace); x.d.stray.Load() == nil && time.Now().Before(deadline); {
-		time.Sleep(time.Millisecond)
-	}
-	if m := x.d.stray.Load(); m != nil {
-		x.fail(&engine.Bug{Kind: engine.Misuse, Message: *m, G: -1, NoReplay: true})
+	// A stray call made before, while the stacks were read (the stacks
+	// count no stray in weft's hands), or meanwhile.
+	if x.strayFailed() {
 		return "", true
+	}
+	if len(esc) == 0 {
+		return "", false
 	}
 	var starts []string
 	for _, g := range esc {
-		if !strings.Contains(strings.Join(starts, "\n"), g.createdBy) {
+		if !slices.Contains(starts, g.createdBy) {
 			starts = append(starts, g.createdBy)
 		}
 	}
@@ -124,4 +121,14 @@ func (x *execution) strayed() (note string, over bool) {
 	}
 	return " (" + what + " still there: what they do may wake the goroutines that wait; " +
 		"a goroutine started by a package weft test did not rewrite (a dependency) runs outside the checker: rewrite the package with -rewrite)", false
+}
+
+// strayFailed ends the execution with the misuse of a stray call, if one
+// was made, and reports whether it did.
+func (x *execution) strayFailed() bool {
+	m := x.d.stray.Load()
+	if m != nil {
+		x.fail(&engine.Bug{Kind: engine.Misuse, Message: *m, G: -1, NoReplay: true})
+	}
+	return m != nil
 }

@@ -43,9 +43,6 @@ type execution struct {
 	shadows map[unsafe.Pointer]any
 	// mem is the race checker of plain memory (see Access).
 	mem memory
-	// also is where other goroutines must have gone for the bug being
-	// reported to happen (see engine.Continuer).
-	also []engine.Reach
 	// objs and locals hold the indexes of the objects, and the values of
 	// the Locals, that an execution of another check held when x first
 	// used them (see claim).
@@ -131,9 +128,8 @@ func (x *execution) newGoroutine(id, parent int32, fn func()) *goroutine {
 // dispatch asks the engine what happens next and returns the goroutine that
 // runs on, or nil when the execution is over.
 func (x *execution) dispatch() *goroutine {
-	if m := x.d.stray.Load(); m != nil {
-		x.fail(&engine.Bug{Kind: engine.Misuse, Message: *m, G: -1, NoReplay: true})
-		return nil
+	if x.d.stray.Load() != nil && x.strayFailed() {
+		return nil // the load above keeps the call off the path of every step
 	}
 	d := x.eng.Step(&x.exec)
 	switch d.Verdict {
@@ -298,9 +294,10 @@ func (x *execution) fail(b *engine.Bug) {
 
 // fault reports b, a bug of goroutine b.G whose operation failed (failed
 // is nil when it has none, as for a panic), and goes on past it without
-// the goroutine when the engine can (see engine.Continuer). It returns
-// false when the execution must end with b instead.
-func (x *execution) fault(b *engine.Bug, failed *engine.Choice) bool {
+// the goroutine when the engine can (see engine.Continuer); the bug needs
+// what the goroutines of also did (see engine.Reach). It returns false
+// when the execution must end with b instead.
+func (x *execution) fault(b *engine.Bug, failed *engine.Choice, also ...engine.Reach) bool {
 	if !x.exec.Continue || x.over || b.G < 0 || b.NoReplay || x.tracer != nil {
 		return false
 	}
@@ -310,14 +307,14 @@ func (x *execution) fault(b *engine.Bug, failed *engine.Choice) bool {
 		return false
 	}
 	x.gs[b.G].Status = engine.Stopped
-	x.report(b, failed)
+	x.report(b, failed, also...)
 	return true
 }
 
 // report records b, a bug the execution goes on past, if it can be the
 // first of an execution.
-func (x *execution) report(b *engine.Bug, failed *engine.Choice) {
-	sched, first := x.eng.(engine.Continuer).Fault(&x.exec, b.G, failed, x.also)
+func (x *execution) report(b *engine.Bug, failed *engine.Choice, also ...engine.Reach) {
+	sched, first := x.eng.(engine.Continuer).Fault(&x.exec, b.G, failed, also)
 	if x.faulted == nil {
 		x.faulted = b
 	}
@@ -363,10 +360,6 @@ func (x *execution) stop() {
 	}
 	note := ""
 	if !assumed && len(waiting) > 0 {
-		if m := x.d.stray.Load(); m != nil {
-			x.fail(&engine.Bug{Kind: engine.Misuse, Message: *m, G: -1, NoReplay: true})
-			return
-		}
 		var over bool
 		if note, over = x.strayed(); over {
 			return

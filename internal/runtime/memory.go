@@ -225,74 +225,43 @@ func (x *execution) race(g *goroutine, prev *access, write, atomic bool) {
 		}
 		return k
 	}
-
-	var cur [8]uintptr
-	runtime.Callers(3, cur[:])
-	at := func(pos string) string {
-		if pos == "" {
+	at := func(p Pos) string {
+		if p.File == "" {
 			return ""
 		}
-		return " at " + pos
+		return fmt.Sprintf(" at %s:%d", filepath.Base(p.File), p.Line)
 	}
-	curAt, curStack := userFrames(cur[:])
+	var pcs [8]uintptr
+	runtime.Callers(3, pcs[:])
+	cur, curStack := userFrames(pcs[:])
 	prevAt, prevStack := userFrames(prev.pcs[:])
-	msg := fmt.Sprintf("g%d's %s%s and g%d's %s%s are not ordered by happens-before",
-		prev.g, kinds(prev.write, prev.atomic), at(prevAt), g.ID, kinds(write, atomic), at(curAt))
-	var stack string
+	b := &engine.Bug{Kind: engine.DataRace, G: g.ID,
+		Message: fmt.Sprintf("g%d's %s%s and g%d's %s%s are not ordered by happens-before",
+			prev.g, kinds(prev.write, prev.atomic), at(prevAt), g.ID, kinds(write, atomic), at(cur))}
 	if x.mem.stacks {
-		stack = fmt.Sprintf("g%d's %s:\n%s\ng%d's %s:\n%s", g.ID, kinds(write, atomic), curStack, prev.g, kinds(prev.write, prev.atomic), prevStack)
+		b.Stack = fmt.Sprintf("g%d's %s:\n%s\ng%d's %s:\n%s", g.ID, kinds(write, atomic), curStack, prev.g, kinds(prev.write, prev.atomic), prevStack)
 	}
 	if x.tracer != nil {
-		g.pos = firstUserPos(cur[:])
+		g.pos = cur
 	}
-	b := &engine.Bug{Kind: engine.DataRace, Message: msg, G: g.ID, Stack: stack}
-	if !g.failStep(b.Kind) {
-		g.park()
-		panic("weft: internal error: a goroutine of an execution that is over was resumed")
-	}
-	x.also = append(x.also[:0], engine.Reach{G: prev.g, N: prev.n})
-	faulted := x.fault(b, nil)
-	x.also = x.also[:0]
-	if faulted {
-		x.next = x.dispatch()
-	} else {
-		x.fail(b)
-	}
-	g.park()
-	panic("weft: internal error: a failed goroutine was resumed")
+	g.fails(b, engine.Reach{G: prev.g, N: prev.n})
 }
 
-// userFrames returns the position of the first frame of pcs that is the
-// program's, as file:line, and the program's frames in the format of a
-// panic's stack.
-func userFrames(pcs []uintptr) (at string, stack string) {
+// userFrames returns the first frame of pcs that is the program's, and
+// the program's frames in the format of a panic's stack.
+func userFrames(pcs []uintptr) (first Pos, stack string) {
 	var b strings.Builder
 	frames := runtime.CallersFrames(pcs)
 	for {
 		f, more := frames.Next()
 		if f.PC != 0 && isProgramFrame(f) {
-			if at == "" {
-				at = fmt.Sprintf("%s:%d", filepath.Base(f.File), f.Line)
+			if first.File == "" {
+				first = Pos{Func: f.Function, File: f.File, Line: f.Line}
 			}
 			fmt.Fprintf(&b, "%s\n\t%s:%d\n", f.Function, f.File, f.Line)
 		}
 		if !more {
-			return at, b.String()
-		}
-	}
-}
-
-// firstUserPos returns the position of the first frame of pcs that is the
-// program's.
-func firstUserPos(pcs []uintptr) Pos {
-	frames := runtime.CallersFrames(pcs)
-	for {
-		f, more := frames.Next()
-		if f.PC != 0 && isProgramFrame(f) {
-			return Pos{Func: f.Function, File: f.File, Line: f.Line}
-		}
-		if !more {
-			return Pos{}
+			return first, b.String()
 		}
 	}
 }
