@@ -50,28 +50,25 @@ type Mutex struct {
 
 // Lock locks m, blocking until it is available.
 func (m *Mutex) Lock() {
-	if runtime.Outside() {
+	if _, in := runtime.TryDo(&m.o, event.Label{Kind: event.Lock, OKind: event.Mutex}, "Mutex.Lock"); !in {
 		m.plain.Lock()
-		return
 	}
-	runtime.Do(&m.o, event.Label{Kind: event.Lock, OKind: event.Mutex}, "Mutex.Lock")
 }
 
 // TryLock tries to lock m and reports whether it succeeded.
 func (m *Mutex) TryLock() bool {
-	if runtime.Outside() {
+	r, in := runtime.TryDo(&m.o, event.Label{Kind: event.TryLock, OKind: event.Mutex}, "Mutex.TryLock")
+	if !in {
 		return m.plain.TryLock()
 	}
-	return runtime.Do(&m.o, event.Label{Kind: event.TryLock, OKind: event.Mutex}, "Mutex.TryLock").OK
+	return r.OK
 }
 
 // Unlock unlocks m. Unlocking a mutex that is not locked is a Misuse bug.
 func (m *Mutex) Unlock() {
-	if runtime.Outside() {
+	if _, in := runtime.TryDo(&m.o, event.Label{Kind: event.Unlock, OKind: event.Mutex}, "Mutex.Unlock"); !in {
 		m.plain.Unlock()
-		return
 	}
-	runtime.Do(&m.o, event.Label{Kind: event.Unlock, OKind: event.Mutex}, "Mutex.Unlock")
 }
 
 // sema is a counting semaphore, the runtime_Semacquire/Semrelease pair that

@@ -46,7 +46,7 @@ const (
 // It runs after the other edits are registered, so that it knows the
 // statements they rewrite.
 func (r *rewriter) memory(f *ast.File) {
-	m := &memPass{r: r, shared: map[*types.Var]bool{}, ctx: map[ast.Expr]access{}, sets: map[*ast.AssignStmt]bool{}}
+	m := &memPass{r: r, shared: map[*types.Var]bool{}, ctx: map[ast.Expr]access{}, sets: map[*ast.AssignStmt]bool{}, elems: map[*ast.RangeStmt]bool{}}
 	m.findShared(f)
 	ast.Inspect(f, m.context)
 	ast.Inspect(f, m.edit)
@@ -240,9 +240,6 @@ func (m *memPass) context(n ast.Node) bool {
 		case *types.Slice:
 			_, fresh := ast.Unparen(n.X).(*ast.CompositeLit)
 			if v, ok := n.Value.(*ast.Ident); n.Value != nil && (!ok || v.Name != "_") && !fresh && m.r.rangeFunc {
-				if m.elems == nil {
-					m.elems = map[*ast.RangeStmt]bool{}
-				}
 				m.elems[n] = true
 			}
 		case *types.Array, *types.Pointer:
@@ -313,7 +310,7 @@ func (m *memPass) assign(a *ast.AssignStmt) {
 		if id, ok := l.(*ast.Ident); ok && id.Name == "_" {
 			setForm = false
 		}
-		if _, ok := m.under(indexBase(l)).(*types.Map); ok && indexBase(l) != nil {
+		if m.mapIndex(l) {
 			setForm = false
 		}
 		locs = locs || m.location(l)
@@ -337,22 +334,18 @@ func (m *memPass) commaOK(a *ast.AssignStmt) bool {
 	if len(a.Lhs) != 2 || len(a.Rhs) != 1 {
 		return false
 	}
-	switch x := ast.Unparen(a.Rhs[0]).(type) {
-	case *ast.TypeAssertExpr:
-		return true
-	case *ast.IndexExpr:
-		_, isMap := m.under(x.X).(*types.Map)
-		return isMap
-	}
-	return false
+	_, assertion := ast.Unparen(a.Rhs[0]).(*ast.TypeAssertExpr)
+	return assertion || m.mapIndex(a.Rhs[0])
 }
 
-// indexBase returns the indexed operand of e, if e is an index expression.
-func indexBase(e ast.Expr) ast.Expr {
-	if ix, ok := ast.Unparen(e).(*ast.IndexExpr); ok {
-		return ix.X
+// mapIndex reports whether e is an index expression of a map.
+func (m *memPass) mapIndex(e ast.Expr) bool {
+	ix, ok := ast.Unparen(e).(*ast.IndexExpr)
+	if !ok {
+		return false
 	}
-	return nil
+	_, isMap := m.under(ix.X).(*types.Map)
+	return isMap
 }
 
 // calls reports whether any of es calls a function or receives: what

@@ -30,8 +30,11 @@ type Handle struct {
 // running returns the execution of the calling goroutine and its
 // goroutine, or panics with a message naming what was called outside a
 // check.
-func running(what string) (*execution, *goroutine) {
-	w := lookup(self())
+func running(what string) (*execution, *goroutine) { return runningOn(lookup(self()), what) }
+
+// runningOn is running for the calling goroutine's worker w, nil if it has
+// none.
+func runningOn(w *worker, what string) (*execution, *goroutine) {
 	if w == nil {
 		foreign(what)
 		panic(outside(what))
@@ -135,6 +138,19 @@ func Nested(what string) {
 func Do(o *Obj, lab event.Label, what string) event.Result {
 	x, g := running(what)
 	return x.do(g, o, lab)
+}
+
+// TryDo is Do, unless the caller takes no part in a check (see Outside):
+// it then performs nothing and reports false, for the caller to do what
+// plain Go does (code that weft test rewrote runs outside checks at
+// package initialization and in TestMain).
+func TryDo(o *Obj, lab event.Label, what string) (event.Result, bool) {
+	w := lookup(self())
+	if w == nil && Outside() {
+		return event.Result{}, false
+	}
+	x, g := runningOn(w, what)
+	return x.do(g, o, lab), true
 }
 
 // DoAtomic is Do for an operation of sync/atomic's functions on the plain
