@@ -1,7 +1,9 @@
 package graph
 
 import (
+	"cmp"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"weft.dev/weft/internal/event"
@@ -22,12 +24,18 @@ func build(data []byte) *Graph {
 		t := int32(int(a) % threads)
 		loc := int32(a>>4) % 3
 		switch b % 5 {
-		case 0: // spawn
-			if threads >= 4 {
+		case 0: // spawn, or once there are four goroutines, end one and join it
+			if threads < 4 {
+				g.Add(t, Event{Kind: Spawn, Loc: -1, Lab: event.Label{Kind: event.Spawn, Arg: int32(threads)}, AddedMax: true}, false)
+				threads++
 				continue
 			}
-			g.Add(t, Event{Kind: Spawn, Loc: -1, Lab: event.Label{Kind: event.Spawn, Arg: int32(threads)}, AddedMax: true}, false)
-			threads++
+			u := 1 + int32(b/5)%3
+			if evs := g.Threads[u].Events; t == u || len(evs) > 0 && evs[len(evs)-1].Kind == End {
+				continue
+			}
+			end := g.Add(u, Event{Kind: End, Loc: -1}, false)
+			g.Add(t, Event{Kind: Join, Loc: -1, RF: end}, true)
 		case 1, 2: // read a coherent-ish write (any write: consistency is not the point here)
 			co := g.Loc(loc).Co
 			rf := Init
@@ -74,7 +82,7 @@ func reaches(g *Graph, a, b Pos, sync bool) bool {
 		if !pred.IsInit() && visit(pred) {
 			return true
 		}
-		if ev.Kind == Read && !ev.RF.IsInit() && (!sync || ev.HB != nil && isSync(g, p)) {
+		if (ev.Kind == Read || ev.Kind == Join) && !ev.RF.IsInit() && (!sync || ev.HB != nil && isSync(g, p)) {
 			return visit(ev.RF)
 		}
 		return false
@@ -122,6 +130,38 @@ func checkLocs(t *testing.T, g *Graph) {
 			t.Fatalf("event %v has stamp %d at position %d", p, g.Ev(p).Stamp, s)
 		}
 	}
+	var joins []Pos
+	for _, p := range g.Order {
+		if g.Ev(p).Kind == Join {
+			joins = append(joins, p)
+		}
+	}
+	if !slices.Equal(joins, g.joins) {
+		t.Fatalf("joins listed %v, the graph has %v\n%v", g.joins, joins, g)
+	}
+	for l := range g.Locs {
+		loc := &g.Locs[l]
+		if !slices.IsSortedFunc(loc.Reads, func(a, b Pos) int { return cmp.Compare(g.Ev(a).Stamp, g.Ev(b).Stamp) }) {
+			t.Fatalf("reads of %d are not in the order of their stamps: %v\n%v", l, loc.Reads, g)
+		}
+		if !loc.indexed {
+			continue
+		}
+		byRF, byThread := slices.Clone(loc.byRF), slices.Clone(loc.byThread)
+		loc.indexed = false
+		g.index(int32(l))
+		if !slices.Equal(byRF, loc.byRF) || !slices.Equal(byThread, loc.byThread) {
+			t.Fatalf("index of %d kept as %v and %v, rebuilt %v and %v\n%v", l, byRF, byThread, loc.byRF, loc.byThread, g)
+		}
+	}
+}
+
+// indexAll builds the read indexes of every location, which the graph then
+// keeps as it changes.
+func indexAll(g *Graph) {
+	for l := range g.Locs {
+		g.index(int32(l))
+	}
 }
 
 func FuzzGraph(f *testing.F) {
@@ -134,6 +174,24 @@ func FuzzGraph(f *testing.F) {
 		if g.Len() == 0 {
 			return
 		}
+		// Reads that change their write (to one added before them, as
+		// a forward revisit does) keep the indexes right.
+		indexAll(g)
+		for i, th := range g.Threads {
+			last := Pos{T: int32(i), I: int32(len(th.Events) - 1)}
+			if last.I < 0 || g.Ev(last).Kind != Read {
+				continue
+			}
+			co := g.Locs[g.Ev(last).Loc].Co
+			w := Init
+			if n := len(co); n > 0 && len(data)%(i+2) != 0 {
+				w = co[(len(data)+i)%n]
+			}
+			if w.IsInit() || w.T != last.T && g.Ev(w).Stamp < g.Ev(last).Stamp {
+				g.SetRF(last, w, false)
+			}
+		}
+		checkLocs(t, g)
 		// A copy restricted to a prefix-closed view (the porf prefix of
 		// an event, plus everything up to a stamp) keeps exactly it.
 		p := g.Order[len(data)%g.Len()]

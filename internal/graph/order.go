@@ -35,21 +35,27 @@ func (g *Graph) succsBy(p Pos, in func(Pos) bool, coIndex func(int32, Pos) int, 
 			}
 			break
 		}
-		for t := range g.Threads {
-			for i := range g.Threads[t].Events {
-				q := Pos{T: int32(t), I: int32(i)}
-				if e := &g.Threads[t].Events[i]; e.Kind == Join && e.RF == p && in(q) {
-					f(q)
-				}
+		for _, q := range g.joins {
+			if g.Ev(q).RF == p && in(q) {
+				f(q)
 			}
 		}
 	case Write:
-		// The index of the reads by the write they read, not a scan of
-		// the location's reads: a long execution has thousands of writes
-		// to a mutex and as many reads.
-		for _, r := range g.ReadsOf(ev.Loc, p) {
-			if in(r) {
-				f(r)
+		// The reads of a location with few are scanned: indexing them
+		// sorts them, and a read changes its write between most calls.
+		// Those of a location with many are found by the index: a long
+		// execution has thousands of writes to a mutex and as many reads.
+		if reads := g.Locs[ev.Loc].Reads; len(reads) <= scanned {
+			for _, r := range reads {
+				if g.Ev(r).RF == p && in(r) {
+					f(r)
+				}
+			}
+		} else {
+			for _, r := range g.ReadsOf(ev.Loc, p) {
+				if in(r) {
+					f(r)
+				}
 			}
 		}
 		if s, ok := g.coSuccIn(ev.Loc, coIndex(ev.Loc, p), in); ok {
@@ -108,8 +114,14 @@ func (g *Graph) opSuccsBy(p Pos, in func(Pos) bool, coIndex func(int32, Pos) int
 // was consistent.
 func (g *Graph) Acyclic(p Pos) bool {
 	p = g.Leader(p)
-	seen := make([]bool, len(g.Order))
-	stack := []Pos{p}
+	seen := g.seen[:0]
+	if cap(seen) < len(g.Order) {
+		seen = make([]bool, len(g.Order), 2*len(g.Order))
+	} else {
+		seen = seen[:len(g.Order)]
+		clear(seen)
+	}
+	stack := append(g.stack[:0], p)
 	cycle := false
 	for len(stack) > 0 && !cycle {
 		q := stack[len(stack)-1]
@@ -124,6 +136,7 @@ func (g *Graph) Acyclic(p Pos) bool {
 			}
 		})
 	}
+	g.seen, g.stack = seen, stack
 	return !cycle
 }
 

@@ -137,7 +137,7 @@ func Nested(what string) {
 // returns its result. what names the operation for misuse messages.
 func Do(o *Obj, lab event.Label, what string) event.Result {
 	x, g := running(what)
-	return x.do(g, o, lab)
+	return x.do(g, o, &lab)
 }
 
 // TryDo is Do, unless the caller takes no part in a check (see Outside):
@@ -150,7 +150,7 @@ func TryDo(o *Obj, lab event.Label, what string) (event.Result, bool) {
 		return event.Result{}, false
 	}
 	x, g := runningOn(w, what)
-	return x.do(g, o, lab), true
+	return x.do(g, o, &lab), true
 }
 
 // DoAtomic is Do for an operation of sync/atomic's functions on the plain
@@ -159,11 +159,11 @@ func TryDo(o *Obj, lab event.Label, what string) (event.Result, bool) {
 func DoAtomic(o *Obj, lab event.Label, what string, p unsafe.Pointer, size uintptr) event.Result {
 	x, g := running(what)
 	checkAccess(g.w, p, size, lab.Kind != event.Load, true)
-	return x.do(g, o, lab)
+	return x.do(g, o, &lab)
 }
 
 // do performs lab on o for g.
-func (x *execution) do(g *goroutine, o *Obj, lab event.Label) event.Result {
+func (x *execution) do(g *goroutine, o *Obj, lab *event.Label) event.Result {
 	lab.Obj = x.bind(o, lab.OKind)
 	r := g.op(lab)
 	if r.Panic != nil {
@@ -200,7 +200,7 @@ func Go(fn func()) Handle {
 	id := x.d.names.childID(g.ID, g.children)
 	g.children++
 	g.spawnFn = fn
-	g.op(event.Label{Kind: event.Spawn, Obj: -1, Arg: id})
+	g.op(&event.Label{Kind: event.Spawn, Obj: -1, Arg: id})
 	return Handle{epoch: x.epoch, id: id}
 }
 
@@ -213,7 +213,7 @@ func Join(h Handle) {
 	if h.id == g.ID {
 		Fail(engine.Misuse, "a goroutine joins itself")
 	}
-	g.op(event.Label{Kind: event.Join, Obj: -1, Arg: h.id})
+	g.op(&event.Label{Kind: event.Join, Obj: -1, Arg: h.id})
 }
 
 // Yield ends an iteration of a spin loop. An iteration that only read
@@ -227,7 +227,7 @@ func Join(h Handle) {
 func Yield() {
 	x, g := running("weft.Yield")
 	if g.spinReads > 0 {
-		g.op(event.Label{Kind: event.Block, Obj: -1, Arg: event.Await})
+		g.op(&event.Label{Kind: event.Block, Obj: -1, Arg: event.Await})
 		g.blockForever()
 	}
 	g.yields++
@@ -239,7 +239,7 @@ func Yield() {
 // Block blocks the calling goroutine forever: Assume(false).
 func Block() {
 	_, g := running("weft.Assume")
-	g.op(event.Label{Kind: event.Block, Obj: -1})
+	g.op(&event.Label{Kind: event.Block, Obj: -1})
 	g.blockForever()
 }
 

@@ -462,7 +462,11 @@ func (d *driver) allocGoroutine() *goroutine {
 	if n := len(d.freeG); n > 0 {
 		g := d.freeG[n-1]
 		d.freeG = d.freeG[:n-1]
+		// The array of spawn steps is kept: a goroutine that spawns
+		// grew it in every execution.
+		steps := g.spawnSteps[:0]
 		*g = goroutine{}
+		g.spawnSteps = steps
 		return g
 	}
 	return &goroutine{}

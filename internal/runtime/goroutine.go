@@ -91,7 +91,7 @@ func (g *goroutine) finish() {
 	if x.aborting || x.over || x.d.abandoned.Load() {
 		return
 	}
-	g.op(event.Label{Kind: event.End, Obj: -1})
+	g.op(&event.Label{Kind: event.End, Obj: -1})
 	g.finished = true
 	x.next = x.dispatch()
 }
@@ -177,7 +177,7 @@ func (g *goroutine) failStep(kind engine.BugKind) bool {
 	if x.aborting || x.over || x.d.abandoned.Load() {
 		return false
 	}
-	g.op(event.Label{Kind: event.Fail, Obj: -1, Arg: int32(kind)})
+	g.op(&event.Label{Kind: event.Fail, Obj: -1, Arg: int32(kind)})
 	return !x.over
 }
 
@@ -229,12 +229,12 @@ func (g *goroutine) park() {
 
 // op performs a visible operation of g, switching goroutines only when the
 // engine picks another one.
-func (g *goroutine) op(lab event.Label) event.Result {
+func (g *goroutine) op(lab *event.Label) event.Result {
 	x := g.x
 	if x.d.beat.Load() != 0 {
 		x.d.beat.Store(0) // for the watchdog: an operation happened
 	}
-	g.Pending = lab
+	g.Pending = *lab
 	if x.tracer != nil && lab.Kind != event.Fail {
 		// A failure's position is where the program failed, which the
 		// caller knows.
@@ -250,7 +250,7 @@ func (g *goroutine) op(lab event.Label) event.Result {
 		g.park()
 	}
 	g.yields = 0
-	if event.ReadOnly(&lab, &g.Result) {
+	if event.ReadOnly(lab, &g.Result) {
 		g.spinReads++
 	} else {
 		g.spinReads = 0

@@ -39,7 +39,7 @@ func SymNew() (id int, v int64) {
 	if x.concolic().Domain == nil {
 		return int(vid), x.model().Get(int(vid))
 	}
-	r := g.op(event.Label{Kind: event.SymNew, Obj: -1, Arg: vid})
+	r := g.op(&event.Label{Kind: event.SymNew, Obj: -1, Arg: vid})
 	return int(vid), int64(r.V.N)
 }
 
@@ -71,12 +71,12 @@ func SymEval(t sym.Term, pinned bool) bool {
 	if pinned {
 		l.Arg = 1
 	}
-	return g.op(l).OK
+	return g.op(&l).OK
 }
 
 // SymChoose returns the index in [0, n) that the Int term t takes in this
 // execution, or n when it is out of range.
 func SymChoose(t sym.Term, n int) int {
 	_, g := running("sym.Choose")
-	return int(g.op(event.Label{Kind: event.SymChoose, Obj: -1, A: event.Value{N: uint64(t)}, B: event.Value{N: uint64(n)}}).V.N)
+	return int(g.op(&event.Label{Kind: event.SymChoose, Obj: -1, A: event.Value{N: uint64(t)}, B: event.Value{N: uint64(n)}}).V.N)
 }
