@@ -137,7 +137,7 @@ func Nested(what string) {
 // returns its result. what names the operation for misuse messages.
 func Do(o *Obj, lab event.Label, what string) event.Result {
 	x, g := running(what)
-	return x.do(g, o, &lab)
+	return *x.do(g, o, &lab)
 }
 
 // TryDo is Do, unless the caller takes no part in a check (see Outside):
@@ -150,7 +150,7 @@ func TryDo(o *Obj, lab event.Label, what string) (event.Result, bool) {
 		return event.Result{}, false
 	}
 	x, g := runningOn(w, what)
-	return x.do(g, o, &lab), true
+	return *x.do(g, o, &lab), true
 }
 
 // DoAtomic is Do for an operation of sync/atomic's functions on the plain
@@ -159,11 +159,11 @@ func TryDo(o *Obj, lab event.Label, what string) (event.Result, bool) {
 func DoAtomic(o *Obj, lab event.Label, what string, p unsafe.Pointer, size uintptr) event.Result {
 	x, g := running(what)
 	checkAccess(g.w, p, size, lab.Kind != event.Load, true)
-	return x.do(g, o, &lab)
+	return *x.do(g, o, &lab)
 }
 
 // do performs lab on o for g.
-func (x *execution) do(g *goroutine, o *Obj, lab *event.Label) event.Result {
+func (x *execution) do(g *goroutine, o *Obj, lab *event.Label) *event.Result {
 	lab.Obj = x.bind(o, lab.OKind)
 	r := g.op(lab)
 	if r.Panic != nil {
