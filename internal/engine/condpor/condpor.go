@@ -322,15 +322,15 @@ func (e *Engine) Clock(_ *engine.Exec, t int32) []int32 {
 // the graph whose dependencies have been executed.
 func (e *Engine) replayable(g *graph.Graph, x *engine.Exec, t int32) bool {
 	gr := x.G[t]
-	if gr == nil || gr.Status != engine.Ready || int(t) >= len(g.Threads) || int(e.cursor[t]) >= len(g.Threads[t].Events) {
+	if gr == nil || gr.Status != engine.Ready || int(t) >= len(g.Threads) {
 		return false
 	}
-	p := graph.Pos{T: t, I: e.cursor[t]}
-	if ev := g.Ev(p); ev.Kind == graph.Choice && ev.Outcome == blockedMark {
+	evs, i := g.Threads[t].Events, e.cursor[t]
+	if int(i) >= len(evs) || evs[i].Kind == graph.Choice && evs[i].Outcome == blockedMark {
 		return false
 	}
-	for i := p.I; i < g.OpEnd(p); i++ {
-		if ev := g.Ev(graph.Pos{T: t, I: i}); (ev.Kind == graph.Read || ev.Kind == graph.Join) && !e.executed(ev.RF) {
+	for end := g.OpEnd(graph.Pos{T: t, I: i}); i < end; i++ {
+		if ev := &evs[i]; (ev.Kind == graph.Read || ev.Kind == graph.Join) && !e.executed(ev.RF) {
 			return false
 		}
 	}
