@@ -1,0 +1,309 @@
+package cdpor_test
+
+import (
+	"fmt"
+	"maps"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	"weft.dev/weft"
+	"weft.dev/weft/atomic"
+	"weft.dev/weft/internal/engine"
+	"weft.dev/weft/internal/engine/cdpor"
+	"weft.dev/weft/internal/engine/dfs"
+	"weft.dev/weft/internal/engine/sdpor"
+	"weft.dev/weft/internal/progtest"
+	"weft.dev/weft/sync"
+)
+
+func newDFS() inner   { return dfs.New(engine.Config{}).(*dfs.Engine) }
+func newSDPOR() inner { return sdpor.New(engine.Config{}).(*sdpor.Engine) }
+func newCDPOR() inner { return cdpor.New(engine.Config{}).(*sdpor.Engine) }
+
+// totals sums the complete executions of the engines over the programs
+// compared.
+type totals struct{ programs, states, sdpor, cdpor, fewer int }
+
+func (s totals) String() string {
+	return fmt.Sprintf("%d programs, %d final states: sdpor %d complete executions, cdpor %d (fewer on %d programs)",
+		s.programs, s.states, s.sdpor, s.cdpor, s.fewer)
+}
+
+// compare checks cdpor against dfs and sdpor on one program: the same bug
+// kinds as dfs, every final state of dfs's complete executions and no
+// other, no more executions than sdpor. It returns false when dfs needs
+// more than limit executions.
+func compare(t *testing.T, body func(), text fmt.Stringer, limit int, s *totals) bool {
+	t.Helper()
+	ref := run(body, newDFS(), limit)
+	if !ref.exhaustive {
+		return false
+	}
+	sd := run(body, newSDPOR(), 0)
+	cd := run(body, newCDPOR(), 0)
+	if !maps.Equal(cd.kinds, ref.kinds) {
+		t.Errorf("cdpor finds bug kinds %v, dfs %v, on\n%s", slices.Sorted(maps.Keys(cd.kinds)), slices.Sorted(maps.Keys(ref.kinds)), text)
+	}
+	var missed, extra int
+	for h := range ref.states {
+		if cd.states[h] == 0 {
+			missed++
+		}
+	}
+	for h := range cd.states {
+		if ref.states[h] == 0 {
+			extra++
+		}
+	}
+	if missed > 0 || extra > 0 {
+		t.Errorf("cdpor: %d of dfs's %d final states missed, %d unknown, on\n%s", missed, len(ref.states), extra, text)
+	}
+	if cd.executions > sd.executions || cd.executions+cd.redundant > sd.executions+sd.redundant {
+		t.Errorf("cdpor: %d executions (%d redundant), sdpor %d (%d), on\n%s", cd.executions, cd.redundant, sd.executions, sd.redundant, text)
+	}
+	s.programs++
+	s.states += len(ref.states)
+	s.sdpor += sd.complete
+	s.cdpor += cd.complete
+	if cd.complete < sd.complete {
+		s.fewer++
+	}
+	return true
+}
+
+// TestRandomMemory compares cdpor with dfs on progtest's random programs
+// of atomics (stores draw their values from three, so that stores of the
+// same value are common), mutexes, assumptions and assertions.
+func TestRandomMemory(t *testing.T) {
+	rng := rand.New(rand.NewPCG(31, 32))
+	kinds := []progtest.OpKind{progtest.Load, progtest.Store, progtest.Store, progtest.Add, progtest.CAS, progtest.Assume, progtest.Assert, progtest.VarLoad, progtest.VarStore}
+	var s totals
+	for s.programs < programs(200) {
+		p := progtest.Generate(rng, progtest.Config{Goroutines: [2]int{2, 3}, Ops: [2]int{1, 4}, Locs: 1 + rng.IntN(2), LockedRatio: 0.2, Kinds: kinds})
+		if p.Ops() > 8 {
+			continue
+		}
+		compare(t, p.Body(), p, 20_000, &s)
+		if t.Failed() {
+			return
+		}
+	}
+	t.Log(s)
+}
+
+// TestRandomSections compares cdpor with dfs on random programs with
+// commuting sections: each goroutine runs operations on atomics, sections
+// of one mutex declared commuting (they add to an accumulator, or store
+// into it the sum of its load and a value) and plain sections of the same
+// mutex that read the accumulator and assert on it; the body reads it at
+// the end.
+func TestRandomSections(t *testing.T) {
+	rng := rand.New(rand.NewPCG(33, 34))
+	var s totals
+	for s.programs < programs(200) {
+		p := generate(rng)
+		if p.ops() > 8 {
+			continue
+		}
+		compare(t, p.body(), p, 2_000, &s)
+		if t.Failed() {
+			return
+		}
+	}
+	t.Log(s)
+}
+
+// programs returns n, or fewer in short mode.
+func programs(n int) int {
+	if testing.Short() {
+		return n / 10
+	}
+	return n
+}
+
+// sectOp is an operation of a program with sections.
+type sectOp struct {
+	kind     string // load, store, add, assert: on x[loc]; csadd, csrmw, peek: sections
+	loc, val int
+}
+
+type sectProgram [][]sectOp
+
+func generate(rng *rand.Rand) sectProgram {
+	kinds := []string{"load", "store", "add", "assert", "csadd", "csadd", "csrmw", "peek"}
+	p := make(sectProgram, 2+rng.IntN(2))
+	for i := range p {
+		for range 1 + rng.IntN(3) {
+			p[i] = append(p[i], sectOp{kinds[rng.IntN(len(kinds))], rng.IntN(2), rng.IntN(3)})
+		}
+	}
+	return p
+}
+
+// ops counts the operations that are scheduling points, roughly.
+func (p sectProgram) ops() int {
+	n := 0
+	for _, g := range p {
+		for _, o := range g {
+			n++
+			if strings.HasPrefix(o.kind, "cs") || o.kind == "peek" {
+				n += 2
+			}
+		}
+	}
+	return n / 2
+}
+
+func (p sectProgram) String() string {
+	var b strings.Builder
+	for i, g := range p {
+		fmt.Fprintf(&b, "g%d:", i+1)
+		for _, o := range g {
+			fmt.Fprintf(&b, " %s %d %d;", o.kind, o.loc, o.val)
+		}
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+func (p sectProgram) body() func() {
+	return func() {
+		var x [2]atomic.Int64
+		var acc atomic.Int64
+		var mu sync.Mutex
+		gs := make([]*weft.Goroutine, len(p))
+		for i, ops := range p {
+			gs[i] = weft.Go(func() {
+				for _, o := range ops {
+					v := int64(o.val)
+					switch o.kind {
+					case "load":
+						x[o.loc].Load()
+					case "store":
+						x[o.loc].Store(v)
+					case "add":
+						x[o.loc].Add(v)
+					case "assert":
+						weft.Assert(x[o.loc].Load() != v, "x%d == %d", o.loc, v)
+					case "csadd":
+						mu.LockCommuting(1)
+						acc.Add(v)
+						mu.Unlock()
+					case "csrmw":
+						mu.LockCommuting(1)
+						acc.Store(acc.Load() + v)
+						mu.Unlock()
+					case "peek":
+						mu.Lock()
+						weft.Assert(acc.Load() != v+1, "acc == %d", v+1)
+						mu.Unlock()
+					}
+				}
+			})
+		}
+		for _, g := range gs {
+			g.Join()
+		}
+		acc.Load()
+	}
+}
+
+// TestKnown counts the complete executions of sdpor and cdpor on small
+// programs.
+func TestKnown(t *testing.T) {
+	for _, c := range []struct {
+		name         string
+		body         func()
+		sdpor, cdpor int
+	}{
+		{"the paper's related work: two writes of 5 and a read", func() {
+			var x atomic.Int64
+			g := weft.Go(func() { x.Store(5) })
+			h := weft.Go(func() { x.Store(5) })
+			x.Load()
+			g.Join()
+			h.Join()
+		}, 6, 4},
+		{"three stores of one value", func() {
+			var x atomic.Int64
+			var gs []*weft.Goroutine
+			for range 3 {
+				gs = append(gs, weft.Go(func() { x.Store(1) }))
+			}
+			for _, g := range gs {
+				g.Join()
+			}
+		}, 6, 1},
+		{"stores of two values", func() {
+			var x atomic.Int64
+			g := weft.Go(func() { x.Store(1) })
+			h := weft.Go(func() { x.Store(1) })
+			x.Store(2)
+			g.Join()
+			h.Join()
+		}, 6, 4},
+		{"Pi: four workers add to a sum in commuting sections", func() {
+			var mu sync.Mutex
+			var sum weft.Var[int]
+			var gs []*weft.Goroutine
+			for i := range 4 {
+				gs = append(gs, weft.Go(func() {
+					mu.LockCommuting(1)
+					sum.Store(sum.Load() + i)
+					mu.Unlock()
+				}))
+			}
+			for _, g := range gs {
+				g.Join()
+			}
+			weft.Assert(sum.Load() == 6, "sum = %d", sum.Load())
+		}, 24, 1},
+		{"two commuting sections and a reader", func() {
+			var mu sync.Mutex
+			var sum weft.Var[int]
+			g := weft.Go(func() { mu.LockCommuting(1); sum.Store(sum.Load() + 1); mu.Unlock() })
+			h := weft.Go(func() { mu.LockCommuting(1); sum.Store(sum.Load() + 2); mu.Unlock() })
+			mu.Lock()
+			sum.Load()
+			mu.Unlock()
+			g.Join()
+			h.Join()
+		}, 6, 4},
+		{"sections of two classes", func() {
+			var mu sync.Mutex
+			var a, b weft.Var[int]
+			var gs []*weft.Goroutine
+			for i := range 4 {
+				gs = append(gs, weft.Go(func() {
+					if i%2 == 0 {
+						mu.LockCommuting(1)
+						a.Store(a.Load() + 1)
+					} else {
+						mu.LockCommuting(2)
+						b.Store(b.Load() + 1)
+					}
+					mu.Unlock()
+				}))
+			}
+			for _, g := range gs {
+				g.Join()
+			}
+		}, 24, 14},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			sd := run(c.body, newSDPOR(), 0)
+			cd := run(c.body, newCDPOR(), 0)
+			if sd.complete != c.sdpor || cd.complete != c.cdpor {
+				t.Errorf("complete executions: sdpor %d, cdpor %d; want %d and %d", sd.complete, cd.complete, c.sdpor, c.cdpor)
+			}
+			var s totals
+			compare(t, c.body, stringer(c.name), 100_000, &s)
+		})
+	}
+}
+
+type stringer string
+
+func (s stringer) String() string { return string(s) }
