@@ -379,7 +379,8 @@ func (e *Engine) raceDep(i, j int, later []int, n *ev, l *event.Label) bool {
 // stack[:j] that may race with n, which happens after past: those on its
 // object (writes only, for a read) down to the first that happens before
 // n and writes, which every earlier access of the object happens before;
-// those on its channels; all, for Yield's wait.
+// those on its channels; Yield's waits, for a write; all, for Yield's
+// wait.
 func (e *Engine) candidates(n *ev, j int, past vclock.Clock) []int {
 	h := &e.hb
 	var cs []int
@@ -408,6 +409,7 @@ func (e *Engine) candidates(n *ev, j int, past vclock.Clock) []int {
 			}
 		}
 	}
+	merged := len(n.Chans) > 0
 	for _, c := range n.Chans {
 		if a := h.chans[c]; a != nil {
 			for _, i := range a.events {
@@ -417,7 +419,17 @@ func (e *Engine) candidates(n *ev, j int, past vclock.Clock) []int {
 			}
 		}
 	}
-	if len(n.Chans) > 0 {
+	if n.Obj >= 0 && n.Effect == indep.Write {
+		// A wait of Yield before a write depends on it: had the write
+		// come first, the loop might have ended.
+		for _, i := range h.waits {
+			if i < j {
+				cs = append(cs, i)
+				merged = true
+			}
+		}
+	}
+	if merged {
 		slices.Sort(cs)
 		cs = slices.Compact(cs)
 		slices.Reverse(cs)
@@ -749,6 +761,7 @@ type summary struct {
 	writes, awaits vclock.Clock
 	silent, takers map[int32]vclock.Clock
 	offers         []int // the indexes of the offers
+	waits          []int // the indexes of Yield's waits
 }
 
 type access struct {
@@ -762,6 +775,7 @@ func (h *summary) reset() {
 	h.writes, h.awaits = nil, nil
 	h.silent, h.takers = map[int32]vclock.Clock{}, map[int32]vclock.Clock{}
 	h.offers = h.offers[:0]
+	h.waits = h.waits[:0]
 }
 
 func (h *summary) objAccess(o int32) *access {
@@ -819,5 +833,6 @@ func (h *summary) add(i int, n *indep.Event, c vclock.Clock) {
 	}
 	if n.Kind == event.Block && n.Arg == event.Await {
 		h.awaits.Join(c)
+		h.waits = append(h.waits, i)
 	}
 }
