@@ -93,6 +93,28 @@ func TestRandomMemory(t *testing.T) {
 	t.Log(s)
 }
 
+// TestRandomOthers compares cdpor with dfs on progtest's random programs
+// of channels, spin loops and goroutines started midway, beside stores:
+// the refinement leaves their relation as it is, but cdpor computes
+// happens-before from the objects' events rather than from sdpor's
+// summaries.
+func TestRandomOthers(t *testing.T) {
+	rng := rand.New(rand.NewPCG(35, 36))
+	kinds := []progtest.OpKind{progtest.Load, progtest.Store, progtest.ChanSend, progtest.ChanRecv, progtest.ChanClose, progtest.ChanLen, progtest.ChanSelect, progtest.Await, progtest.Go}
+	var s totals
+	for s.programs < programs(150) {
+		p := progtest.Generate(rng, progtest.Config{Goroutines: [2]int{2, 3}, Ops: [2]int{1, 3}, Locs: 1 + rng.IntN(2), LockedRatio: 0.1, Kinds: kinds})
+		if p.Ops() > 7 {
+			continue
+		}
+		compare(t, p.Body(), p, 5_000, &s)
+		if t.Failed() {
+			return
+		}
+	}
+	t.Log(s)
+}
+
 // TestRandomSections compares cdpor with dfs on random programs with
 // commuting sections: each goroutine runs operations on atomics, sections
 // of one mutex declared commuting (they add to an accumulator, or store
