@@ -60,8 +60,9 @@ func (m *Mutex) Lock() {
 // section of m started by LockCommuting with the same class (a number from
 // 1 to 1<<31 - 1): run one after the other in either order, from any
 // state, two such sections leave the same state, nothing the goroutines do
-// afterwards depends on their order, and what they touch no other
-// goroutine touches but in sections of m. Adding the partial sums of
+// afterwards depends on their order, and what they touch other goroutines
+// touch only in sections of m, or before or after all of them (a read
+// after joining the goroutines that run them). Adding the partial sums of
 // workers to a total that is read only at the end is such a section.
 //
 // The cdpor engine explores one order of such sections where the others

@@ -53,8 +53,9 @@
 // whole. The argument is the paper's model, where a block made atomic by a
 // lock is one event: the user's declaration says that two sections of a
 // class reach the same state, and that nothing observes the order (the
-// goroutines do the same afterwards, and no other goroutine touches what
-// they touch but in sections of that mutex, where the mutex orders it).
+// goroutines do the same afterwards, and other goroutines touch what they
+// touch only in sections of that mutex, where the mutex orders it, or
+// before or after all of them, where happens-before does).
 // Then every execution is equivalent, by indep's relation, to one where
 // each declared section runs without interruption (the events of other
 // goroutines inside it touch nothing it touches), and in those, a section
@@ -71,11 +72,14 @@
 //
 // The guarantee is the paper's Theorem 2: for every Mazurkiewicz trace of
 // indep's relation, the engine explores an execution that reaches the same
-// state, with the same bugs. It never explores more executions than sdpor
-// by indep's relation, and explores fewer where an IC holds. The oracle
-// tests check this against dfs on random programs (the same verdicts and
-// the same final states: every goroutine's results and every object's
-// value) and count executions on known programs.
+// state (up to what the declarations say nothing observes: the values
+// read inside declared sections), with the same bugs. The paper infers
+// that it never explores more executions than SDPOR; the tests check that
+// it explored no more than sdpor on every program they run, and fewer
+// where an IC held. The oracle tests check the guarantee against dfs on
+// random programs (the same bug kinds and the same final states: every
+// goroutine's operations and results, every object's last value) and
+// count executions on known programs.
 //
 // # What it does not do
 //
