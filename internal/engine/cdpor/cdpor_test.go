@@ -10,6 +10,7 @@ import (
 
 	"weft.dev/weft"
 	"weft.dev/weft/atomic"
+	"weft.dev/weft/internal/concolic"
 	"weft.dev/weft/internal/engine"
 	"weft.dev/weft/internal/engine/cdpor"
 	"weft.dev/weft/internal/engine/dfs"
@@ -18,9 +19,17 @@ import (
 	"weft.dev/weft/sync"
 )
 
-func newDFS() inner   { return dfs.New(engine.Config{}).(*dfs.Engine) }
-func newSDPOR() inner { return sdpor.New(engine.Config{}).(*sdpor.Engine) }
-func newCDPOR() inner { return cdpor.New(engine.Config{}).(*sdpor.Engine) }
+func newDFS(c *concolic.Config) inner {
+	return dfs.New(engine.Config{Concolic: c}).(*dfs.Engine)
+}
+
+func newSDPOR(c *concolic.Config) inner {
+	return sdpor.New(engine.Config{Concolic: c}).(*sdpor.Engine)
+}
+
+func newCDPOR(c *concolic.Config) inner {
+	return cdpor.New(engine.Config{Concolic: c}).(*sdpor.Engine)
+}
 
 // totals sums the complete executions of the engines over the programs
 // compared.
@@ -37,12 +46,12 @@ func (s totals) String() string {
 // more than limit executions.
 func compare(t *testing.T, body func(), text fmt.Stringer, limit int, s *totals) bool {
 	t.Helper()
-	ref := run(body, newDFS(), limit)
+	ref := run(body, newDFS, limit)
 	if !ref.exhaustive {
 		return false
 	}
-	sd := run(body, newSDPOR(), 0)
-	cd := run(body, newCDPOR(), 0)
+	sd := run(body, newSDPOR, 0)
+	cd := run(body, newCDPOR, 0)
 	if !maps.Equal(cd.kinds, ref.kinds) {
 		t.Errorf("cdpor finds bug kinds %v, dfs %v, on\n%s", slices.Sorted(maps.Keys(cd.kinds)), slices.Sorted(maps.Keys(ref.kinds)), text)
 	}
@@ -105,6 +114,26 @@ func TestRandomOthers(t *testing.T) {
 	for s.programs < programs(150) {
 		p := progtest.Generate(rng, progtest.Config{Goroutines: [2]int{2, 3}, Ops: [2]int{1, 3}, Locs: 1 + rng.IntN(2), LockedRatio: 0.1, Kinds: kinds})
 		if p.Ops() > 7 {
+			continue
+		}
+		compare(t, p.Body(), p, 5_000, &s)
+		if t.Failed() {
+			return
+		}
+	}
+	t.Log(s)
+}
+
+// TestRandomSymbolic compares cdpor with dfs on progtest's random programs
+// with symbolic values, whose branches' outcomes are part of the final
+// state.
+func TestRandomSymbolic(t *testing.T) {
+	rng := rand.New(rand.NewPCG(37, 38))
+	kinds := []progtest.OpKind{progtest.Load, progtest.Store, progtest.SymNew, progtest.SymStore, progtest.SymLoad, progtest.SymBranch, progtest.SymAssume}
+	var s totals
+	for s.programs < programs(200) {
+		p := progtest.Generate(rng, progtest.Config{Goroutines: [2]int{2, 3}, Ops: [2]int{2, 4}, Locs: 1 + rng.IntN(2), LockedRatio: 0.1, Kinds: kinds})
+		if p.Ops() > 8 {
 			continue
 		}
 		compare(t, p.Body(), p, 5_000, &s)
@@ -315,8 +344,8 @@ func TestKnown(t *testing.T) {
 		}, 24, 14},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			sd := run(c.body, newSDPOR(), 0)
-			cd := run(c.body, newCDPOR(), 0)
+			sd := run(c.body, newSDPOR, 0)
+			cd := run(c.body, newCDPOR, 0)
 			if sd.complete != c.sdpor || cd.complete != c.cdpor {
 				t.Errorf("complete executions: sdpor %d, cdpor %d; want %d and %d", sd.complete, cd.complete, c.sdpor, c.cdpor)
 			}

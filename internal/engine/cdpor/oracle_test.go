@@ -1,9 +1,12 @@
 package cdpor_test
 
 import (
+	"weft.dev/weft/internal/concolic"
 	"weft.dev/weft/internal/engine"
 	"weft.dev/weft/internal/event"
 	"weft.dev/weft/internal/runtime"
+	"weft.dev/weft/internal/smt"
+	isym "weft.dev/weft/internal/sym"
 )
 
 // inner is what an engine under observation offers the runtime.
@@ -32,7 +35,7 @@ type observer struct {
 type op struct {
 	g, rank, obj int32
 	l            uint64 // kind, and operand but inside a declared section
-	r            uint64 // result, 0 inside a declared section
+	r            uint64 // outcome and result, 0 inside a declared section
 }
 
 func observe(e inner) *observer {
@@ -55,7 +58,7 @@ func (o *observer) Step(x *engine.Exec) engine.Decision {
 	p := op{g: g.ID, rank: g.Steps, obj: l.Obj, l: uint64(l.Kind)<<32 | uint64(uint32(l.Arg))}
 	if !in {
 		p.l = mix(p.l, l.A.N)
-		p.r = mix(mix(1, r.V.N), uint64(r.Case)<<2|b2u(r.OK)<<1|b2u(r.Wait))
+		p.r = mix(mix(mix(1, r.V.N), uint64(uint32(d.Alt))), uint64(r.Case)<<2|b2u(r.OK)<<1|b2u(r.Wait))
 	}
 	o.ops = append(o.ops, p)
 	switch {
@@ -120,9 +123,20 @@ type outcome struct {
 	exhaustive bool
 }
 
-func run(body func(), e inner, limit int) outcome {
-	o := observe(e)
-	rep := runtime.Run(body, runtime.Config{Engine: o, MaxExecutions: limit, AllBugs: true, MaxSteps: 1000})
+var solver = func() smt.Solver {
+	s, err := smt.New("builtin")
+	if err != nil {
+		panic(err)
+	}
+	return s
+}()
+
+// run explores body with the engine that mk makes, up to limit executions
+// (0: all).
+func run(body func(), mk func(*concolic.Config) inner, limit int) outcome {
+	conc := &concolic.Config{Table: isym.NewTable(), Solver: solver}
+	o := observe(mk(conc))
+	rep := runtime.Run(body, runtime.Config{Engine: o, Concolic: conc, MaxExecutions: limit, AllBugs: true, MaxSteps: 1000})
 	if rep.Internal != "" {
 		panic(rep.Internal)
 	}
