@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"maps"
 	"math/rand/v2"
+	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -89,7 +91,7 @@ func TestRandomMemory(t *testing.T) {
 	rng := rand.New(rand.NewPCG(31, 32))
 	kinds := []progtest.OpKind{progtest.Load, progtest.Store, progtest.Store, progtest.Add, progtest.CAS, progtest.Assume, progtest.Assert, progtest.VarLoad, progtest.VarStore}
 	var s totals
-	for s.programs < programs(200) {
+	for s.programs < programs(t, 200) {
 		p := progtest.Generate(rng, progtest.Config{Goroutines: [2]int{2, 3}, Ops: [2]int{1, 4}, Locs: 1 + rng.IntN(2), LockedRatio: 0.2, Kinds: kinds})
 		if p.Ops() > 8 {
 			continue
@@ -111,7 +113,7 @@ func TestRandomOthers(t *testing.T) {
 	rng := rand.New(rand.NewPCG(35, 36))
 	kinds := []progtest.OpKind{progtest.Load, progtest.Store, progtest.ChanSend, progtest.ChanRecv, progtest.ChanClose, progtest.ChanLen, progtest.ChanSelect, progtest.Await, progtest.Go}
 	var s totals
-	for s.programs < programs(150) {
+	for s.programs < programs(t, 150) {
 		p := progtest.Generate(rng, progtest.Config{Goroutines: [2]int{2, 3}, Ops: [2]int{1, 3}, Locs: 1 + rng.IntN(2), LockedRatio: 0.1, Kinds: kinds})
 		if p.Ops() > 7 {
 			continue
@@ -131,7 +133,7 @@ func TestRandomSymbolic(t *testing.T) {
 	rng := rand.New(rand.NewPCG(37, 38))
 	kinds := []progtest.OpKind{progtest.Load, progtest.Store, progtest.SymNew, progtest.SymStore, progtest.SymLoad, progtest.SymBranch, progtest.SymAssume}
 	var s totals
-	for s.programs < programs(200) {
+	for s.programs < programs(t, 200) {
 		p := progtest.Generate(rng, progtest.Config{Goroutines: [2]int{2, 3}, Ops: [2]int{2, 4}, Locs: 1 + rng.IntN(2), LockedRatio: 0.1, Kinds: kinds})
 		if p.Ops() > 8 {
 			continue
@@ -146,14 +148,16 @@ func TestRandomSymbolic(t *testing.T) {
 
 // TestRandomSections compares cdpor with dfs on random programs with
 // commuting sections: each goroutine runs operations on atomics, sections
-// of one mutex declared commuting (they add to an accumulator, or store
-// into it the sum of its load and a value) and plain sections of the same
-// mutex that read the accumulator and assert on it; the body reads it at
-// the end.
+// of one mutex declared commuting (class 1 adds to an accumulator, or
+// stores into it the sum of its load and a value; class 2 adds to a
+// second accumulator a value that depends on the first, so that it
+// commutes with itself but not with class 1) and plain sections of the
+// same mutex that read the first accumulator and assert on it; the body
+// reads both at the end.
 func TestRandomSections(t *testing.T) {
 	rng := rand.New(rand.NewPCG(33, 34))
 	var s totals
-	for s.programs < programs(200) {
+	for s.programs < programs(t, 200) {
 		p := generate(rng)
 		if p.ops() > 8 {
 			continue
@@ -166,8 +170,16 @@ func TestRandomSections(t *testing.T) {
 	t.Log(s)
 }
 
-// programs returns n, or fewer in short mode.
-func programs(n int) int {
+// programs returns how many programs a random test compares: n, fewer in
+// short mode, or WEFT_TRACE_PROGRAMS (as internal/indep's tests).
+func programs(t *testing.T, n int) int {
+	if v := os.Getenv("WEFT_TRACE_PROGRAMS"); v != "" {
+		m, err := strconv.Atoi(v)
+		if err != nil {
+			t.Fatalf("WEFT_TRACE_PROGRAMS: %v", err)
+		}
+		return m
+	}
 	if testing.Short() {
 		return n / 10
 	}
@@ -176,14 +188,14 @@ func programs(n int) int {
 
 // sectOp is an operation of a program with sections.
 type sectOp struct {
-	kind     string // load, store, add, assert: on x[loc]; csadd, csrmw, peek: sections
+	kind     string // load, store, add, assert: on x[loc]; csadd, csrmw, csadd2, peek: sections
 	loc, val int
 }
 
 type sectProgram [][]sectOp
 
 func generate(rng *rand.Rand) sectProgram {
-	kinds := []string{"load", "store", "add", "assert", "csadd", "csadd", "csrmw", "peek"}
+	kinds := []string{"load", "store", "add", "assert", "csadd", "csadd", "csrmw", "csadd2", "peek"}
 	p := make(sectProgram, 2+rng.IntN(2))
 	for i := range p {
 		for range 1 + rng.IntN(3) {
@@ -222,7 +234,7 @@ func (p sectProgram) String() string {
 func (p sectProgram) body() func() {
 	return func() {
 		var x [2]atomic.Int64
-		var acc atomic.Int64
+		var acc, acc2 atomic.Int64
 		var mu sync.Mutex
 		gs := make([]*weft.Goroutine, len(p))
 		for i, ops := range p {
@@ -246,6 +258,10 @@ func (p sectProgram) body() func() {
 						mu.LockCommuting(1)
 						acc.Store(acc.Load() + v)
 						mu.Unlock()
+					case "csadd2":
+						mu.LockCommuting(2)
+						acc2.Add(acc.Load()%2 + v)
+						mu.Unlock()
 					case "peek":
 						mu.Lock()
 						weft.Assert(acc.Load() != v+1, "acc == %d", v+1)
@@ -258,6 +274,7 @@ func (p sectProgram) body() func() {
 			g.Join()
 		}
 		acc.Load()
+		acc2.Load()
 	}
 }
 
@@ -352,6 +369,32 @@ func TestKnown(t *testing.T) {
 			var s totals
 			compare(t, c.body, stringer(c.name), 100_000, &s)
 		})
+	}
+}
+
+// TestFalseDeclaration: a declaration that is false makes cdpor miss the
+// executions that show the order, as the documentation says. The two
+// sections store different values to x, which the body reads: dfs finds
+// two final states, cdpor explores one execution.
+func TestFalseDeclaration(t *testing.T) {
+	body := func() {
+		var x atomic.Int64
+		var mu sync.Mutex
+		f := func(v int64) func() {
+			return func() {
+				mu.LockCommuting(1)
+				x.Store(v)
+				mu.Unlock()
+			}
+		}
+		g, h := weft.Go(f(1)), weft.Go(f(2))
+		g.Join()
+		h.Join()
+		x.Load()
+	}
+	ref, cd := run(body, newDFS, 0), run(body, newCDPOR, 0)
+	if len(ref.states) != 2 || len(cd.states) != 1 || cd.executions != 1 {
+		t.Errorf("dfs %d final states, cdpor %d in %d executions; want 2, and 1 in 1", len(ref.states), len(cd.states), cd.executions)
 	}
 }
 
