@@ -88,8 +88,9 @@ const (
 	QPOR1 Engine = "qpor:k=1"
 	QPOR2 Engine = "qpor:k=2"
 	QPOR3 Engine = "qpor:k=3"
-	// CDPOR is constrained DPOR: sdpor with conditional independence, an
-	// execution per trace's final state at least, never more than sdpor.
+	// CDPOR is constrained DPOR: sdpor exploring by conditional
+	// independence (stores of one value, sections declared commuting),
+	// for every trace an execution that reaches the same state.
 	CDPOR Engine = "cdpor"
 )
 
