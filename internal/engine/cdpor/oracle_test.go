@@ -22,20 +22,26 @@ type inner interface {
 // the declaration says nothing observes), and the last value written to each memory
 // object. Objects are numbered by first use, which differs from one
 // interleaving to another: the hash names each by the first operation of
-// a goroutine (goroutine, then rank) that touches it.
+// a goroutine (goroutine, then rank) that touches it. Goroutines are
+// numbered as the first execution of an exploration starts them, which
+// differs from one engine to another: the hash names each by its parent's
+// name and its rank among the parent's children.
 type observer struct {
 	inner
 	states map[uint64]int // complete executions by final state
 	ops    []op
 	values map[int32]uint64
-	sect   map[int32]int32 // goroutine: mutex of its declared section
+	sect   map[int32]int32  // goroutine: mutex of its declared section
+	names  map[int32]uint64 // goroutine: its name
+	kids   map[int32]uint64 // goroutine: how many it started
 }
 
 // op is an operation performed, as the final state sees it.
 type op struct {
-	g, rank, obj int32
-	l            uint64 // kind, and operand but inside a declared section
-	r            uint64 // outcome and result, 0 inside a declared section
+	g         uint64 // the goroutine's name
+	rank, obj int32
+	l         uint64 // kind, and operand but inside a declared section
+	r         uint64 // outcome and result, 0 inside a declared section
 }
 
 func observe(e inner) *observer {
@@ -44,6 +50,7 @@ func observe(e inner) *observer {
 
 func (o *observer) Begin(x *engine.Exec) bool {
 	o.ops, o.values, o.sect = o.ops[:0], map[int32]uint64{}, map[int32]int32{}
+	o.names, o.kids = map[int32]uint64{}, map[int32]uint64{}
 	return o.inner.Begin(x)
 }
 
@@ -55,7 +62,16 @@ func (o *observer) Step(x *engine.Exec) engine.Decision {
 	g := x.G[d.G]
 	l, r := &g.Pending, &g.Result
 	_, in := o.sect[g.ID]
-	p := op{g: g.ID, rank: g.Steps, obj: l.Obj, l: uint64(l.Kind)<<32 | uint64(uint32(l.Arg))}
+	arg := uint64(uint32(l.Arg))
+	switch l.Kind {
+	case event.Spawn:
+		o.kids[g.ID]++
+		o.names[l.Arg] = mix(o.names[g.ID], o.kids[g.ID])
+		arg = o.names[l.Arg]
+	case event.Join:
+		arg = o.names[l.Arg]
+	}
+	p := op{g: o.names[g.ID], rank: g.Steps, obj: l.Obj, l: mix(uint64(l.Kind), arg)}
 	if !in {
 		p.l = mix(p.l, l.A.N)
 		p.r = mix(mix(mix(1, r.V.N), uint64(uint32(d.Alt))), uint64(r.Case)<<2|b2u(r.OK)<<1|b2u(r.Wait))
@@ -83,14 +99,14 @@ func (o *observer) End(x *engine.Exec, end engine.Ending) {
 	}
 	name := map[int32]uint64{} // object: its first toucher
 	for _, p := range o.ops {
-		n := uint64(uint32(p.g))<<32 | uint64(uint32(p.rank))
+		n := mix(p.g, uint64(p.rank))
 		if m, ok := name[p.obj]; p.obj >= 0 && (!ok || n < m) {
 			name[p.obj] = n
 		}
 	}
 	var h uint64
 	for _, p := range o.ops {
-		h += mix(mix(mix(mix(1, uint64(uint32(p.g))<<32|uint64(uint32(p.rank))), name[p.obj]), p.l), p.r)
+		h += mix(mix(mix(mix(1, mix(p.g, uint64(p.rank))), name[p.obj]), p.l), p.r)
 	}
 	for obj, v := range o.values {
 		h += mix(mix(2, name[obj]), v)
