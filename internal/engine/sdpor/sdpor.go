@@ -47,6 +47,12 @@
 //
 // Unlike dfs, the engine does not take silent channel steps at once: a race
 // may need another goroutine to move before one.
+//
+// NewRefined explores by a relation finer than indep's (a Refinement):
+// package cdpor's conditional independence. Happens-before then comes
+// from the events of each object that an event depends on, back to the
+// latest write that every earlier access of the object happens before,
+// rather than from the summaries of all accesses.
 package sdpor
 
 import (
