@@ -89,6 +89,17 @@
 // synthesized here. Nor are context-sensitive sleep sets (CSDPOR's
 // sequences, lines 14 and 16 of the paper's algorithm): sdpor's sleep sets
 // hold single goroutines.
+//
+// Two sections of one mutex whose accesses (what they read and write,
+// with the values read) do not conflict commute too, and that needs no
+// declaration: neither can change what the other reads, so neither
+// enables nor disables the other. But a section's accesses are known at
+// its Unlock, while sdpor decides the races and the happens-before of an
+// event when it is performed, at the section's Lock; using them needs
+// race detection deferred to the end of the section, which the engine
+// does not have. Nor does it check a declaration: a section touching
+// what a goroutine outside the mutex touched between two sections is the
+// program's semantics, which every engine would have to report alike.
 package cdpor
 
 import (
