@@ -7,11 +7,11 @@ import (
 	"weft.dev/weft/atomic"
 )
 
-// TestTraceEngines: sdpor, mpor and qpor find the bug of every program of
+// TestTraceEngines: sdpor, mpor, qpor and cdpor find the bug of every program of
 // bugPrograms, with a replay token that reproduces it, and none in their
 // clean twins.
 func TestTraceEngines(t *testing.T) {
-	for _, eng := range []string{"sdpor", "mpor", "qpor", "qpor:k=1"} {
+	for _, eng := range []string{"sdpor", "mpor", "qpor", "qpor:k=1", "cdpor"} {
 		for _, p := range bugPrograms {
 			res, _ := exploreWithin(t, p.buggy, weft.WithEngine(eng))
 			if res.Engine != eng || len(res.Bugs) == 0 || res.Bugs[0].Kind != p.kind {
@@ -47,7 +47,7 @@ func TestRedundant(t *testing.T) {
 	for _, tt := range []struct {
 		engine              string
 		complete, redundant int
-	}{{"mpor", 1, 1}, {"sdpor", 1, 0}, {"qpor", 1, 0}, {"qpor:k=2", 1, 0}, {"dfs", 3, 0}} {
+	}{{"mpor", 1, 1}, {"sdpor", 1, 0}, {"qpor", 1, 0}, {"qpor:k=2", 1, 0}, {"cdpor", 1, 0}, {"dfs", 3, 0}} {
 		t.Setenv("WEFT_ENGINE", tt.engine)
 		res, _ := exploreWithin(t, body)
 		if res.Engine != tt.engine || res.Complete != tt.complete || res.Redundant != tt.redundant || !res.Exhaustive {

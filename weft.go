@@ -14,6 +14,7 @@ import (
 
 	"weft.dev/weft/internal/concolic"
 	"weft.dev/weft/internal/engine"
+	"weft.dev/weft/internal/engine/cdpor"
 	"weft.dev/weft/internal/engine/condpor"
 	"weft.dev/weft/internal/engine/dfs"
 	"weft.dev/weft/internal/engine/mpor"
@@ -35,6 +36,7 @@ var engines = map[string]func(engine.Config) engine.Engine{
 	"sdpor":   sdpor.New,
 	"mpor":    mpor.New,
 	"qpor":    qpor.New,
+	"cdpor":   cdpor.New,
 }
 
 // engineFor returns the constructor of the engine named spec: a name, or

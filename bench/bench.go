@@ -6,7 +6,8 @@
 // thesis on monotonic partial order reduction in OOX, run with condpor,
 // sdpor and mpor beside the thesis's figures; and the programs of the QPOR
 // paper's Table 1 (dpu.go), run with condpor, sdpor and qpor beside DPU's
-// figures.
+// figures; and the programs of the CDPOR paper (syco.go), run with sdpor,
+// cdpor and the others.
 //
 // The programs are in one file per family: synthetic.go (Counter1/2,
 // SVStack1/2, SVQueue1/2/3), queues.go, stacks.go, lists.go, tsstack.go,
@@ -87,10 +88,14 @@ const (
 	QPOR1 Engine = "qpor:k=1"
 	QPOR2 Engine = "qpor:k=2"
 	QPOR3 Engine = "qpor:k=3"
+	// CDPOR is constrained DPOR: sdpor exploring by conditional
+	// independence (stores of one value, sections declared commuting),
+	// for every trace an execution that reaches the same state.
+	CDPOR Engine = "cdpor"
 )
 
 // Engines are the engines in the order weft bench reports them.
-var Engines = []Engine{Condpor, ExEn, DFS, SDPOR, MPOR, QPOR, QPOR1, QPOR2, QPOR3}
+var Engines = []Engine{Condpor, ExEn, DFS, SDPOR, MPOR, QPOR, QPOR1, QPOR2, QPOR3, CDPOR}
 
 // ParseEngine returns the engine named s.
 func ParseEngine(s string) (Engine, error) {
@@ -153,7 +158,10 @@ type Benchmark struct {
 	// DPU is what the QPOR paper's Table 1 reports for the program (DPU's
 	// sleep-set blocked executions and seconds per k, Nidhugg's), for
 	// the programs of dpu.go.
-	DPU   string
+	DPU string
+	// SYCO is what the CDPOR paper says of the program, for the programs
+	// of syco.go.
+	SYCO  string
 	Paper map[Engine]Paper
 	// Engines are the engines weft bench runs when -engine is not given:
 	// condpor and the engines the paper has figures for.
@@ -256,6 +264,8 @@ type Row struct {
 	Thesis string `json:"thesis,omitempty"`
 	// DPU is Benchmark.DPU, the QPOR paper's figures.
 	DPU string `json:"dpu,omitempty"`
+	// SYCO is Benchmark.SYCO, what the CDPOR paper says.
+	SYCO string `json:"syco,omitempty"`
 	// Ratio is weft's executions per CPU second over JMC's, where the
 	// paper gives both figures.
 	Ratio *float64 `json:"ratio"`
@@ -297,6 +307,7 @@ func Run(b *Benchmark, e Engine, lim Limit) (Row, error) {
 		SolverCalls: res.SolverCalls,
 		Thesis:      b.Thesis,
 		DPU:         b.DPU,
+		SYCO:        b.SYCO,
 	}
 	for _, bug := range res.Bugs {
 		r.Bugs = append(r.Bugs, bug.Kind.String()+": "+bug.Message)

@@ -72,6 +72,7 @@ func buildRegistry() []*Benchmark {
 	svcomp(&r)
 	thesis(&r)
 	dpu(&r)
+	syco(&r)
 	return r
 }
 
@@ -658,5 +659,39 @@ func dpu(r *reg) {
 	for _, k := range []int{2, 4, 8, 16} {
 		add("SSBEXP", []int{k}, 2*k, "not in Table 1; its regression tests: 2k traces, 0 SSB from k=2 (k = 2..20)",
 			func() func() { return SSBExp(k) })
+	}
+}
+
+// syco adds the programs of the CDPOR paper (syco.go), run with condpor,
+// sdpor, mpor, qpor and cdpor. The paper's Table 1 is an image that our
+// copy lacks, so SYCO holds what its text says of the program. Their
+// traces are the orders of the critical sections ((n+q)! for n sections
+// and q others of one mutex, which every engine but cdpor explores); cdpor
+// explores one order of the commuting sections, and for DBP the placements
+// of the q audits among the n transfers: q!·(q+1)^n.
+func syco(r *reg) {
+	add := func(name string, size []int, traces, cdpor int, text string, program func() func()) {
+		b := &Benchmark{Name: name, Size: size, SYCO: text, program: func(bool) func() { return program() }}
+		b.Want = map[Engine]int{Condpor: traces, SDPOR: traces, MPOR: traces, QPOR: traces, CDPOR: cdpor}
+		r.add(b)
+		b.Engines = []Engine{Condpor, SDPOR, MPOR, QPOR, CDPOR}
+	}
+	const gains = "Table 1 not in our copy; the text: CDPOR's gains over SDPOR and CSDPOR grow exponentially with the input"
+	for _, n := range []int{4, 6, 8} {
+		add("PiSum", []int{n}, factorial(n), 1, gains+", up to 4 orders of magnitude over CSDPOR on Pi",
+			func() func() { return PiSum(n) })
+	}
+	for _, n := range []int{4, 6, 8} {
+		add("Reg", []int{n}, factorial(n), 1, gains, func() func() { return Registration(n) })
+	}
+	for _, n := range []int{4, 6, 8} {
+		add("MS", []int{n}, factorial(n), 1, gains+"; on MS linear for small inputs, then SDPOR and CSDPOR time out (60 s) where CDPOR finishes",
+			func() func() { return MergeSortRuns(n) })
+	}
+	add("Fig1", nil, 6, 4, "SDPOR 6 sequences (4 with an exact unconditional relation), CSDPOR 2 complete, CDPOR 1 complete and 1 partial (Examples 1, 2 and 5)", Fig1)
+	add("SameValue", nil, 6, 4, "data-centric DPOR 3 observation classes, optimal DPOR with observers 5, CDPOR 2 (§6)", SameValue)
+	for _, x := range [][2]int{{3, 1}, {4, 2}, {5, 2}, {6, 2}} {
+		add("DBP", x[:], factorial(x[0]+x[1]), factorial(x[1])*pow(x[1]+1, x[0]), gains,
+			func() func() { return Database(x[0], x[1]) })
 	}
 }

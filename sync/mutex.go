@@ -55,6 +55,28 @@ func (m *Mutex) Lock() {
 	}
 }
 
+// LockCommuting is Lock, and declares that the critical section it starts,
+// up to the calling goroutine's Unlock of m, commutes with every other
+// section of m started by LockCommuting with the same class (a number from
+// 1 to 1<<31 - 1): run one after the other in either order, from any
+// state, two such sections leave the same state, nothing the goroutines do
+// afterwards depends on their order, and what they touch other goroutines
+// touch only in sections of m, or before or after all of them (a read
+// after joining the goroutines that run them). Adding the partial sums of
+// workers to a total that is read only at the end is such a section.
+//
+// The cdpor engine explores one order of such sections where the others
+// explore them all (see the package documentation of weft's
+// internal/engine/cdpor); to the other engines it is Lock. The declaration
+// is a claim that weft does not check: where it is false, cdpor misses the
+// executions that show the order.
+func (m *Mutex) LockCommuting(class int) {
+	l := event.Label{Kind: event.Lock, OKind: event.Mutex, A: event.Value{N: uint64(class) & 0x7fffffff}}
+	if _, in := runtime.TryDo(&m.o, l, "Mutex.LockCommuting"); !in {
+		m.plain.Lock()
+	}
+}
+
 // TryLock tries to lock m and reports whether it succeeded.
 func (m *Mutex) TryLock() bool {
 	r, in := runtime.TryDo(&m.o, event.Label{Kind: event.TryLock, OKind: event.Mutex}, "Mutex.TryLock")

@@ -39,7 +39,11 @@ BufferedChan/n, where condpor's classes merge Mazurkiewicz traces, run with
 condpor, sdpor and mpor and show the thesis's figures in the note. The
 rows of the QPOR paper's Table 1 and Fig. 1 (DISP/servers,requests,
 MPAT/k, MPC/producers,workers, PI/n, POL/writers,rounds, SSBEXP/k) run
-with condpor, sdpor, qpor and qpor:k=1,2,3 and show DPU's figures.
+with condpor, sdpor, qpor and qpor:k=1,2,3 and show DPU's figures. The
+rows of the CDPOR paper (PiSum/n, Reg/n, MS/n, DBP/transfers,audits: Go
+shapes of its Pi, Reg, MS and DBP, whose commuting critical sections are
+declared with sync.Mutex.LockCommuting) run with condpor, sdpor, mpor,
+qpor and cdpor and show what the paper says of them.
 
 With more than one engine in -engine (e.g. -engine condpor,sdpor,mpor),
 weft bench prints one comparison table per program and size instead: for
@@ -68,7 +72,8 @@ var quickRows = regexp.MustCompile(`^(` +
 	`TSStack/.*|TSStackAtomic/.*|LPQueue/[1-4]|LPQueue/[12],[12]|EBStack/[1-3]|EBStack/[12],[12]|` +
 	`FibBench1|FibBench2|Sigma/16|Singleton|SingletonWUP|Lazy01|BigShotS|BigShotS2|BigShotP|QueueOK/20|Stack1/5|Stack2/5|` +
 	`EXP-.*|Philosophers/[2-4],1|Philosophers/[23],2|DeadlockPhilosophers/[2-4]|MergeSort/[2-5]|BufferedChan/[2-4]|` +
-	`DISP/5,2|MPAT/4|MPC/2,5|PI/5|POL/[24],[12]|SSBEXP/[248]` +
+	`DISP/5,2|MPAT/4|MPC/2,5|PI/5|POL/[24],[12]|SSBEXP/[248]|` +
+	`PiSum/4|Reg/4|MS/4|DBP/3,1|Fig1|SameValue` +
 	`)$`)
 
 // parseBench parses the arguments of weft bench.
@@ -80,7 +85,7 @@ func parseBench(args []string, stderr io.Writer) (*benchConfig, error) {
 		fs.PrintDefaults()
 	}
 	run := fs.String("run", "", "run only the rows whose name matches `regexp`")
-	engines := fs.String("engine", "", "comma-separated `engines` among condpor, exen (condpor with values enumerated over {0,1,2}), dfs, sdpor, mpor, qpor, qpor:k=1, qpor:k=2 and qpor:k=3; default: condpor and those the paper has figures for (condpor, sdpor and mpor for the thesis's programs, condpor, sdpor and the qpors for the QPOR paper's); more than one prints a comparison table per program")
+	engines := fs.String("engine", "", "comma-separated `engines` among condpor, exen (condpor with values enumerated over {0,1,2}), dfs, sdpor, mpor, qpor, qpor:k=1, qpor:k=2, qpor:k=3 and cdpor; default: condpor and those the paper has figures for (condpor, sdpor and mpor for the thesis's programs, condpor, sdpor and the qpors for the QPOR paper's, condpor, sdpor, mpor, qpor and cdpor for the CDPOR paper's); more than one prints a comparison table per program")
 	limit := fs.String("limit", "600s", "stop each row after `n,d`: n executions and/or duration d (e.g. 1000000,120s); 0 for none")
 	quick := fs.Bool("quick", false, "run a sample of small rows (under a minute)")
 	workers := fs.Int("workers", 1, "explore each row with `n` workers (0: GOMAXPROCS); one by default, as JMC runs")
@@ -327,6 +332,9 @@ func markdownRow(r bench.Row) string {
 	if r.DPU != "" {
 		notes = append(notes, "DPU: "+r.DPU)
 	}
+	if r.SYCO != "" {
+		notes = append(notes, "SYCO: "+r.SYCO)
+	}
 	if r.PaperTimeout {
 		notes = append(notes, "JMC: timeout (210 min)")
 	}
@@ -404,6 +412,9 @@ func figures(b *bench.Benchmark, engines []bench.Engine) []string {
 	}
 	if b.DPU != "" {
 		lines = append(lines, "QPOR paper, Table 1: "+b.DPU+".")
+	}
+	if b.SYCO != "" {
+		lines = append(lines, "CDPOR paper: "+b.SYCO+".")
 	}
 	return lines
 }

@@ -15,7 +15,7 @@
 // The flags:
 //
 //	-engine name       the exploration engine: condpor (default), dfs, random, sdpor, mpor,
-//	                   qpor, qpor:k=N
+//	                   qpor, qpor:k=N, cdpor
 //	-max-executions n  stop each check after n executions
 //	-timeout d         stop each check after d, ending an execution still
 //	                   running with a StepLimit bug (go test's own deadline

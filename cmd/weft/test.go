@@ -51,7 +51,7 @@ func parseTest(args []string, stderr io.Writer) (*testConfig, error) {
 		fmt.Fprint(stderr, usage)
 		fs.PrintDefaults()
 	}
-	engine := fs.String("engine", "", "exploration engine: condpor, dfs, random, sdpor, mpor, qpor or qpor:k=N")
+	engine := fs.String("engine", "", "exploration engine: condpor, dfs, random, sdpor, mpor, qpor, qpor:k=N or cdpor")
 	maxExec := fs.Int("max-executions", 0, "stop each check after `n` executions")
 	timeout := fs.Duration("timeout", 0, "stop each check after `d`")
 	maxSteps := fs.Int("max-steps", 0, "report a goroutine that performs more than `n` operations in an execution (default 100000)")

@@ -47,6 +47,12 @@
 //
 // Unlike dfs, the engine does not take silent channel steps at once: a race
 // may need another goroutine to move before one.
+//
+// NewRefined explores by a relation finer than indep's (a Refinement):
+// package cdpor's conditional independence. Happens-before then comes
+// from the events of each object that an event depends on, back to the
+// latest write that every earlier access of the object happens before,
+// rather than from the summaries of all accesses.
 package sdpor
 
 import (
@@ -80,6 +86,8 @@ type Engine struct {
 	// hb summarizes the events of the running execution by what later
 	// events depend on, so that an event's clock costs a few joins.
 	hb summary
+	// rel refines indep's relation, or is nil.
+	rel Refinement
 	// OnComplete, when set, is called with the equivalence class (package
 	// class) of every execution that ends with every goroutine returned;
 	// OnTrace with its Mazurkiewicz trace (indep.Trace).
@@ -90,7 +98,13 @@ type Engine struct {
 // letter is a choice with its event: what sleeps in a sleep set.
 type letter struct {
 	c  engine.Choice
-	ev indep.Event
+	ev ev
+}
+
+// ev is an event with what the refinement noted of it.
+type ev struct {
+	indep.Event
+	note Note
 }
 
 // pending is goroutine g's pending operation.
@@ -112,17 +126,62 @@ type point struct {
 	done      []letter // letters explored here before the one taken
 	sleep     []letter // the sleep set on arrival
 	// The event taken, for the races.
-	ev    indep.Event
+	ev    ev
 	pre   event.Value  // the value of its object before it
 	rank  int32        // its rank in its goroutine
 	clock vclock.Clock // the events it happens after (itself included), by goroutine
+	// barrier marks a write that every earlier access of its object
+	// happens before: with indep's relation, every write.
+	barrier bool
 }
 
+// A Refinement is a relation finer than indep's: it finds that some pairs
+// of events that indep calls dependent commute all the same. The engine
+// explores by it: such pairs are no races, a letter sleeps on across them,
+// and they do not order events (happens-before). Package cdpor's
+// conditional independence is one.
+//
+// For the exploration to stay sound the refinement must be a valid
+// independence relation over the events as performed (with their outcomes
+// and what it noted of them): two events it lets commute must commute from
+// every state where both are enabled, neither enabling nor disabling the
+// other, both orders reaching the same state with the same results.
+type Refinement interface {
+	// Reset starts a new execution.
+	Reset()
+	// Note returns what the refinement keeps of the event ev of
+	// goroutine ev.G's pending operation l, in the state the execution has
+	// reached; its object holds pre.
+	Note(ev *indep.Event, l *event.Label, pre event.Value) Note
+	// Performed reports that ev.G performed the event ev of operation l.
+	Performed(ev *indep.Event, l *event.Label)
+	// Commute reports whether the events a and b of two goroutines, which
+	// indep finds dependent, commute, given their notes.
+	Commute(a, b *indep.Event, na, nb Note) bool
+}
+
+// Note is what a Refinement keeps of an event; the engine only stores it.
+type Note struct{ A, B uint64 }
+
 // New returns an sdpor engine.
-func New(c engine.Config) engine.Engine {
-	e := &Engine{}
+func New(c engine.Config) engine.Engine { return NewRefined(c, nil) }
+
+// NewRefined returns an sdpor engine that explores by the refinement rel of
+// indep's relation (nil: indep's own).
+func NewRefined(c engine.Config, rel Refinement) *Engine {
+	e := &Engine{rel: rel}
 	e.m.Sym.Config = c.Concolic
 	return e
+}
+
+// event returns the event of g performing its pending operation with the
+// outcome of choice c, with the refinement's note.
+func (e *Engine) event(g *engine.Goroutine, c engine.Choice) ev {
+	n := ev{Event: e.m.Event(g, c)}
+	if e.rel != nil {
+		n.note = e.rel.Note(&n.Event, &g.Pending, e.m.Value(&g.Pending))
+	}
+	return n
 }
 
 // Begin implements engine.Engine.
@@ -158,6 +217,9 @@ func (e *Engine) Begin(x *engine.Exec) bool {
 		e.born[i] = -1
 	}
 	e.hb.reset()
+	if e.rel != nil {
+		e.rel.Reset()
+	}
 	return true
 }
 
@@ -229,13 +291,16 @@ func (e *Engine) Step(x *engine.Exec) engine.Decision {
 	g := x.G[ch.G]
 	p := &e.stack[e.depth]
 	if e.depth >= e.fresh {
-		p.ev = e.m.Event(g, ch)
+		p.ev = e.event(g, ch)
 		p.pre = e.m.Value(&g.Pending)
 		p.rank = g.Steps
-		p.clock = e.clockOf(&p.ev, p.clock[:0])
+		p.clock, p.barrier = e.clockOf(&p.ev, p.clock[:0])
 		e.races(&p.ev, &g.Pending, e.depth, p.clock)
 	}
-	e.hb.add(e.depth, &p.ev, p.clock)
+	e.hb.add(e.depth, &p.ev.Event, p.clock)
+	if e.rel != nil {
+		e.rel.Performed(&p.ev.Event, &g.Pending)
+	}
 	e.setClock(ch.G, p.clock)
 	if g.Pending.Kind == event.Spawn {
 		e.setClock(g.Pending.Arg, p.clock) // the child starts after it
@@ -260,7 +325,7 @@ func (e *Engine) childSleep() []letter {
 	var s []letter
 	for _, ls := range [2][]letter{p.sleep, p.done} {
 		for _, l := range ls {
-			if !indep.Dependent(&l.ev, &p.ev) {
+			if !e.dependent(&l.ev, &p.ev) {
 				s = append(s, l)
 			}
 		}
@@ -290,15 +355,15 @@ func reversible(e *indep.Event, pre event.Value, l *event.Label, n *indep.Event)
 // goroutine spawned after i did not wait there: its spawn, which does not
 // happen after the event of stack[i] when n does not, goes first in the
 // reversal.
-func (e *Engine) raceDep(i, j int, later []int, n *indep.Event, l *event.Label) bool {
+func (e *Engine) raceDep(i, j int, later []int, n *ev, l *event.Label) bool {
 	q := &e.stack[i]
-	if !racing(&q.ev, n) {
+	if !e.racing(&q.ev, n) {
 		return false
 	}
 	if q.ev.G == n.G {
 		return true
 	}
-	if !reversible(&q.ev, q.pre, l, n) {
+	if !reversible(&q.ev.Event, q.pre, l, &n.Event) {
 		return false
 	}
 	if e.lastOf(n.G) >= i || e.bornAt(n.G) > i || slices.ContainsFunc(q.opts, func(c engine.Choice) bool { return c.G == n.G }) {
@@ -309,7 +374,7 @@ func (e *Engine) raceDep(i, j int, later []int, n *indep.Event, l *event.Label) 
 	// one of the later candidates.
 	for _, k := range later {
 		r := &e.stack[k]
-		if r.ev.G != n.G && r.clock.At(q.ev.G) <= q.rank && indep.Dependent(&r.ev, n) {
+		if r.ev.G != n.G && r.clock.At(q.ev.G) <= q.rank && e.dependent(&r.ev, n) {
 			return true
 		}
 	}
@@ -320,8 +385,9 @@ func (e *Engine) raceDep(i, j int, later []int, n *indep.Event, l *event.Label) 
 // stack[:j] that may race with n, which happens after past: those on its
 // object (writes only, for a read) down to the first that happens before
 // n and writes, which every earlier access of the object happens before;
-// those on its channels; all, for Yield's wait.
-func (e *Engine) candidates(n *indep.Event, j int, past vclock.Clock) []int {
+// those on its channels; Yield's waits, for a write; all, for Yield's
+// wait.
+func (e *Engine) candidates(n *ev, j int, past vclock.Clock) []int {
 	h := &e.hb
 	var cs []int
 	switch {
@@ -342,13 +408,14 @@ func (e *Engine) candidates(n *indep.Event, j int, past vclock.Clock) []int {
 					continue
 				}
 				q := &e.stack[i]
-				if q.ev.Effect == indep.Write && (q.ev.G == n.G || past.At(q.ev.G) > q.rank) {
+				if q.barrier && (q.ev.G == n.G || past.At(q.ev.G) > q.rank) {
 					break
 				}
 				cs = append(cs, i)
 			}
 		}
 	}
+	merged := len(n.Chans) > 0
 	for _, c := range n.Chans {
 		if a := h.chans[c]; a != nil {
 			for _, i := range a.events {
@@ -358,7 +425,17 @@ func (e *Engine) candidates(n *indep.Event, j int, past vclock.Clock) []int {
 			}
 		}
 	}
-	if len(n.Chans) > 0 {
+	if n.Obj >= 0 && n.Effect == indep.Write {
+		// A wait of Yield before a write depends on it: had the write
+		// come first, the loop might have ended.
+		for _, i := range h.waits {
+			if i < j {
+				cs = append(cs, i)
+				merged = true
+			}
+		}
+	}
+	if merged {
 		slices.Sort(cs)
 		cs = slices.Compact(cs)
 		slices.Reverse(cs)
@@ -369,8 +446,17 @@ func (e *Engine) candidates(n *indep.Event, j int, past vclock.Clock) []int {
 // racing reports whether the order of a and b can matter: they are
 // dependent, or one is an offer on a channel the other operates on, whose
 // outcomes the offer adds to (a select with a default may take it).
-func racing(a, b *indep.Event) bool {
-	return indep.Dependent(a, b) || offers(a, b) || offers(b, a)
+func (e *Engine) racing(a, b *ev) bool {
+	return e.dependent(a, b) || offers(&a.Event, &b.Event) || offers(&b.Event, &a.Event)
+}
+
+// dependent reports whether a and b are dependent: for indep, and for the
+// refinement when there is one.
+func (e *Engine) dependent(a, b *ev) bool {
+	if !indep.Dependent(&a.Event, &b.Event) {
+		return false
+	}
+	return e.rel == nil || a.G == b.G || !e.rel.Commute(&a.Event, &b.Event, a.note, b.note)
 }
 
 func offers(a, b *indep.Event) bool {
@@ -386,15 +472,41 @@ func offers(a, b *indep.Event) bool {
 }
 
 // clockOf computes into dst the clock of event n: its goroutine's previous
-// events and the events it depends on (happens-before).
-func (e *Engine) clockOf(n *indep.Event, dst vclock.Clock) vclock.Clock {
+// events and the events it depends on (happens-before). It also reports
+// whether n is a barrier (see point).
+func (e *Engine) clockOf(n *ev, dst vclock.Clock) (vclock.Clock, bool) {
 	dst = append(dst, e.clock(n.G)...)
 	dst.Tick(n.G)
 	h := &e.hb
+	barrier := n.Obj >= 0 && n.Effect == indep.Write
 	switch {
 	case n.Silent:
 		dst.Join(h.takers[n.G])
-		return dst
+		return dst, false
+	case n.Obj >= 0 && e.rel != nil:
+		// The summaries join every access: under a refinement, n
+		// happens after those it depends on only, and the earlier
+		// accesses of a barrier it depends on.
+		if a := h.obj[n.Obj]; a != nil {
+			list := a.events
+			if n.Effect == indep.Read {
+				list = a.writeEvents
+			}
+			for k := len(list) - 1; k >= 0; k-- {
+				q := &e.stack[list[k]]
+				if !e.dependent(&q.ev, n) {
+					barrier = false
+					continue
+				}
+				dst.Join(q.clock)
+				if q.barrier {
+					break
+				}
+			}
+		}
+		if n.Effect == indep.Write {
+			dst.Join(h.awaits)
+		}
 	case n.Obj >= 0 && n.Effect == indep.Write:
 		dst.Join(h.objAccess(n.Obj).all)
 		dst.Join(h.awaits)
@@ -417,7 +529,7 @@ func (e *Engine) clockOf(n *indep.Event, dst vclock.Clock) vclock.Clock {
 	case n.Kind == event.Block && n.Arg == event.Await:
 		dst.Join(h.writes)
 	}
-	return dst
+	return dst, barrier
 }
 
 func (e *Engine) clock(g int32) vclock.Clock {
@@ -461,7 +573,7 @@ func (e *Engine) setClock(g int32, c vclock.Clock) {
 
 // races finds the races of event n (operation l, clock nc) with the events
 // of stack[:j], and adds to the backtrack sets what reverses them.
-func (e *Engine) races(n *indep.Event, l *event.Label, j int, nc vclock.Clock) {
+func (e *Engine) races(n *ev, l *event.Label, j int, nc vclock.Clock) {
 	past := e.clock(n.G) // before n
 	cands := e.candidates(n, j, past)
 	for ci, i := range cands {
@@ -497,7 +609,7 @@ func (e *Engine) races(n *indep.Event, l *event.Label, j int, nc vclock.Clock) {
 // the buffer can be reversed with it. Without the state of the channels
 // before k, n is known performable there only when its goroutine was
 // enabled at k already at n.
-func (e *Engine) surelyBefore(k int, n *indep.Event, l *event.Label) bool {
+func (e *Engine) surelyBefore(k int, n *ev, l *event.Label) bool {
 	if op := chans.OpOf(l, n.G, chans.NoToken); !op.Blocking() {
 		return true
 	}
@@ -511,7 +623,7 @@ func (e *Engine) surelyBefore(k int, n *indep.Event, l *event.Label) bool {
 // took the offer, the goroutine could have completed without its taker,
 // an event the execution does not have to race with. The taker and n are
 // independent: the race is through the wait they both decide.
-func (e *Engine) takenOffers(n *indep.Event, j int, past, nc vclock.Clock) {
+func (e *Engine) takenOffers(n *ev, j int, past, nc vclock.Clock) {
 	if n.Silent || n.Effect != indep.Write || len(n.Chans) == 0 {
 		return
 	}
@@ -539,7 +651,7 @@ func (e *Engine) takenOffers(n *indep.Event, j int, past, nc vclock.Clock) {
 // reverse adds to the backtrack set of stack[i] an initial of the events
 // after stack[i] (up to j, then n) that do not happen after it, unless it
 // holds one already.
-func (e *Engine) reverse(i, j int, n *indep.Event, nc vclock.Clock) {
+func (e *Engine) reverse(i, j int, n *ev, nc vclock.Clock) {
 	q := &e.stack[i]
 	var initials []int32
 	var seen []int32 // goroutines met in v
@@ -592,8 +704,8 @@ func (e *Engine) pending(x *engine.Exec, skip int32) {
 		if g == nil || g.Status != engine.Ready || g.ID == skip || g.Pending.Kind == event.Invalid {
 			continue
 		}
-		n := e.m.Event(g, engine.Choice{G: g.ID})
-		c = e.clockOf(&n, c[:0])
+		n := e.event(g, engine.Choice{G: g.ID})
+		c, _ = e.clockOf(&n, c[:0])
 		e.races(&n, &g.Pending, e.depth, c)
 	}
 }
@@ -629,7 +741,7 @@ func (e *Engine) End(x *engine.Exec, end engine.Ending) {
 	if e.OnTrace != nil {
 		var t indep.Trace
 		for i := range e.depth {
-			t.Add(e.stack[i].ev)
+			t.Add(e.stack[i].ev.Event)
 		}
 		e.OnTrace(t.Hash())
 	}
@@ -655,6 +767,7 @@ type summary struct {
 	writes, awaits vclock.Clock
 	silent, takers map[int32]vclock.Clock
 	offers         []int // the indexes of the offers
+	waits          []int // the indexes of Yield's waits
 }
 
 type access struct {
@@ -668,6 +781,7 @@ func (h *summary) reset() {
 	h.writes, h.awaits = nil, nil
 	h.silent, h.takers = map[int32]vclock.Clock{}, map[int32]vclock.Clock{}
 	h.offers = h.offers[:0]
+	h.waits = h.waits[:0]
 }
 
 func (h *summary) objAccess(o int32) *access {
@@ -725,5 +839,6 @@ func (h *summary) add(i int, n *indep.Event, c vclock.Clock) {
 	}
 	if n.Kind == event.Block && n.Arg == event.Await {
 		h.awaits.Join(c)
+		h.waits = append(h.waits, i)
 	}
 }
