@@ -20,8 +20,11 @@
 package sync
 
 import (
+	"fmt"
+	"math"
 	gosync "sync"
 
+	"weft.dev/weft/internal/engine"
 	"weft.dev/weft/internal/event"
 	"weft.dev/weft/internal/runtime"
 )
@@ -71,7 +74,14 @@ func (m *Mutex) Lock() {
 // is a claim that weft does not check: where it is false, cdpor misses the
 // executions that show the order.
 func (m *Mutex) LockCommuting(class int) {
-	l := event.Label{Kind: event.Lock, OKind: event.Mutex, A: event.Value{N: uint64(class) & 0x7fffffff}}
+	if class < 1 || class > math.MaxInt32 {
+		msg := fmt.Sprintf("Mutex.LockCommuting(%d): the class must be from 1 to %d", class, math.MaxInt32)
+		if runtime.Outside() {
+			panic("weft/sync: " + msg)
+		}
+		runtime.Fail(engine.Misuse, msg)
+	}
+	l := event.Label{Kind: event.Lock, OKind: event.Mutex, A: event.Value{N: uint64(class)}}
 	if _, in := runtime.TryDo(&m.o, l, "Mutex.LockCommuting"); !in {
 		m.plain.Lock()
 	}

@@ -1,6 +1,7 @@
 package sync_test
 
 import (
+	"strings"
 	"testing"
 
 	"weft.dev/weft/sync"
@@ -34,4 +35,21 @@ func TestOutsideChecks(t *testing.T) {
 	if n != 1 {
 		t.Errorf("Once called f %d times", n)
 	}
+}
+
+// TestOutsideLockCommuting: outside a check, LockCommuting locks as Lock
+// does, and a class out of range panics with a message that says so.
+func TestOutsideLockCommuting(t *testing.T) {
+	var mu sync.Mutex
+	mu.LockCommuting(1)
+	if mu.TryLock() {
+		t.Error("TryLock of a mutex locked by LockCommuting succeeded")
+	}
+	mu.Unlock()
+	defer func() {
+		if r, ok := recover().(string); !ok || !strings.Contains(r, "the class must be from 1") {
+			t.Errorf("LockCommuting(0) panicked with %v", r)
+		}
+	}()
+	mu.LockCommuting(0)
 }

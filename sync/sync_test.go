@@ -94,6 +94,24 @@ var scenarios = []struct {
 		var rw sync.RWMutex
 		rw.RUnlock()
 	}, []weft.BugKind{weft.Misuse}},
+	{"commuting section of class 0", func() {
+		var mu sync.Mutex
+		mu.LockCommuting(0)
+	}, []weft.BugKind{weft.Misuse}},
+	{"commuting section of a class too large", func() {
+		var mu sync.Mutex
+		mu.LockCommuting(1 << 31)
+	}, []weft.BugKind{weft.Misuse}},
+	{"commuting sections", func() {
+		var mu sync.Mutex
+		var n weft.Var[int]
+		g := weft.Go(func() { mu.LockCommuting(1); n.Store(n.Load() + 1); mu.Unlock() })
+		mu.LockCommuting(1)
+		n.Store(n.Load() + 1)
+		mu.Unlock()
+		g.Join()
+		weft.Assert(n.Load() == 2, "n = %d", n.Load())
+	}, nil},
 	{"unlock of unlocked rwmutex", func() {
 		var rw sync.RWMutex
 		rw.Unlock()
