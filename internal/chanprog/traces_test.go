@@ -1,9 +1,7 @@
 package chanprog
 
 import (
-	"os"
 	"slices"
-	"strconv"
 	"testing"
 
 	"weft.dev/weft/internal/concolic"
@@ -11,6 +9,7 @@ import (
 	"weft.dev/weft/internal/engine/dfs"
 	"weft.dev/weft/internal/engine/mpor"
 	"weft.dev/weft/internal/engine/sdpor"
+	"weft.dev/weft/internal/progtest"
 )
 
 // TestTraceEnginesMPOR compares mpor with dfs on the generated programs:
@@ -33,13 +32,7 @@ type traceEngine struct {
 }
 
 func compareTraceEngine(t *testing.T, name string) {
-	n := 40
-	if v := os.Getenv("WEFT_TRACE_PROGRAMS"); v != "" {
-		var err error
-		if n, err = strconv.Atoi(v); err != nil {
-			t.Fatalf("WEFT_TRACE_PROGRAMS: %v", err)
-		}
-	}
+	n := progtest.Programs(t, 40)
 	engines := []traceEngine{
 		{"mpor", func(conc *concolic.Config, on func(uint64)) engine.Engine {
 			e := mpor.New(engine.Config{Concolic: conc}).(*mpor.Engine)

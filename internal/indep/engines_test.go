@@ -6,9 +6,7 @@ package indep_test
 import (
 	"maps"
 	"math/rand/v2"
-	"os"
 	"slices"
-	"strconv"
 	"testing"
 
 	"weft.dev/weft/internal/concolic"
@@ -127,23 +125,10 @@ func compare(t *testing.T, p progtest.Program, limit int, s *stats) bool {
 	return true
 }
 
-// programs returns how many programs a differential test compares:
-// WEFT_TRACE_PROGRAMS overrides n.
-func programs(t *testing.T, n int) int {
-	if v := os.Getenv("WEFT_TRACE_PROGRAMS"); v != "" {
-		m, err := strconv.Atoi(v)
-		if err != nil {
-			t.Fatalf("WEFT_TRACE_PROGRAMS: %v", err)
-		}
-		return m
-	}
-	return n
-}
-
 func differential(t *testing.T, seed uint64, n int, c progtest.Config, maxOps int) {
 	rng := rand.New(rand.NewPCG(seed, seed+1))
 	var s stats
-	for s.programs < programs(t, n) {
+	for s.programs < progtest.Programs(t, n) {
 		c := c
 		c.Locs = 1 + rng.IntN(c.Locs)
 		p := progtest.Generate(rng, c)
@@ -184,7 +169,7 @@ func TestChannels(t *testing.T) {
 func TestTracesAreClasses(t *testing.T) {
 	rng := rand.New(rand.NewPCG(29, 30))
 	kinds := []progtest.OpKind{progtest.Load, progtest.Store, progtest.Add, progtest.CAS}
-	for n := 0; n < programs(t, 50); {
+	for n := 0; n < progtest.Programs(t, 50); {
 		p := progtest.Generate(rng, progtest.Config{Goroutines: [2]int{2, 4}, Ops: [2]int{1, 4}, Locs: 1 + rng.IntN(3), Kinds: kinds})
 		if p.Ops() > 8 {
 			continue

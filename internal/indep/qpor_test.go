@@ -67,7 +67,7 @@ func compareQPOR(t *testing.T, p progtest.Program, limit int, symbolic bool, s *
 func differentialQPOR(t *testing.T, seed uint64, n int, c progtest.Config, maxOps int, symbolic bool) {
 	rng := rand.New(rand.NewPCG(seed, seed+1))
 	var s qporStats
-	for s.programs < programs(t, n) {
+	for s.programs < progtest.Programs(t, n) {
 		c := c
 		c.Locs = 1 + rng.IntN(c.Locs)
 		p := progtest.Generate(rng, c)

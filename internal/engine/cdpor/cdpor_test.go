@@ -4,9 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"math/rand/v2"
-	"os"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -194,19 +192,12 @@ func sameValueStores(p progtest.Program) bool {
 }
 
 // programs returns how many programs a random test compares: n, fewer in
-// short mode, or WEFT_TRACE_PROGRAMS (as internal/indep's tests).
+// short mode, or WEFT_TRACE_PROGRAMS.
 func programs(t *testing.T, n int) int {
-	if v := os.Getenv("WEFT_TRACE_PROGRAMS"); v != "" {
-		m, err := strconv.Atoi(v)
-		if err != nil {
-			t.Fatalf("WEFT_TRACE_PROGRAMS: %v", err)
-		}
-		return m
-	}
 	if testing.Short() {
-		return n / 10
+		n /= 10
 	}
-	return n
+	return progtest.Programs(t, n)
 }
 
 // sectOp is an operation of a program with sections.
