@@ -476,6 +476,14 @@ var known = []struct {
 			block(sel(true, Case{Reg: 2, Body: block(assertS(Cond{Kind: Ne, Reg: 2, Const: 1}))}, Case{Send: true, Chan: 1, Val: K(1)})),
 			block(Stmt{Kind: Recv, Chan: 1, Reg: -1}, closeC(1), Stmt{Kind: Recv})),
 	},
+	{
+		"repairedDefaultThenClose", propClasses,
+		"(s11/p489, shrunk) the default engine explored 5 complete executions for 4 classes: g0's select takes c1 closed after g1's close both from its default, which the repair against g2's send left, and from its send, which g1's receive made possible (fixed: a repaired outcome is maximal only while the kept events leave it possible)",
+		prog(chans(1, 0), nil,
+			block(sel(true, Case{Chan: 1, OK: true}, Case{Send: true, Val: K(3)})),
+			block(Stmt{Kind: Recv, Reg: -1}, closeC(1)),
+			block(send(0, 1))),
+	},
 }
 
 // stillOpen names the known mismatches weft still fails.

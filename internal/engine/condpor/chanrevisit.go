@@ -753,13 +753,17 @@ func (e *Engine) chanMaximal(g *graph.Graph, p, w graph.Pos, kept func(graph.Pos
 	if !e.hasChoice(g, o) || ev.Outcome == blockedMark || ev.Outcome == forcedMark {
 		return true // an operation with one outcome, or none where it stands
 	}
+	var buf [4]option
+	opts := e.options(view{g: g, in: in}, o, false, nil, buf[:0])
+	out := chans.Decode(ev.Outcome, ev.With)
 	if ev.Moved && ev.Repaired {
 		// A repair placed it, with the first outcome that reads the
 		// write in its RF (see backwardChoice): it still stands where it
-		// was placed, after what it read then.
-		return ev.AddedMax
+		// was placed, after what it read then, while the kept events
+		// leave that outcome possible. Else the kept write that took it
+		// away (room in a full channel) revisits it, and reaches this
+		// graph (repairedDefaultThenClose in package chanprog).
+		return ev.AddedMax && slices.ContainsFunc(opts, func(opt option) bool { return opt.out == out })
 	}
-	var buf [4]option
-	opts := e.options(view{g: g, in: in}, o, false, nil, buf[:0])
-	return len(opts) > 0 && opts[0].out == chans.Decode(ev.Outcome, ev.With)
+	return len(opts) > 0 && opts[0].out == out
 }
