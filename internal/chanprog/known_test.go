@@ -484,6 +484,15 @@ var known = []struct {
 			block(Stmt{Kind: Recv, Reg: -1}, closeC(1)),
 			block(send(0, 1))),
 	},
+	{
+		"selectSendAfterRecv", propKinds,
+		"(s14/p523, shrunk, present before 2026-11-27) with WithAllBugs the default engine missed the failed assert where g2 receives g3's 3 and then g1's select's 2 (fixed with selects that a repair leaves with nothing to take waiting after the repairing write, as a wait does, rather than added again later)",
+		prog(chans(1), nil,
+			block(),
+			block(sel(false, Case{Send: true, Val: K(2)})),
+			block(Stmt{Kind: Recv, Reg: 2}, Stmt{Kind: Recv, Reg: 2}, assertS(Cond{Kind: Ne, Reg: 2, Const: 2})),
+			block(send(0, 3), closeC(0))),
+	},
 }
 
 // stillOpen names the known mismatches weft still fails.

@@ -74,7 +74,9 @@ import (
 // placed it (graph.Event.Moved), so that a revisit deleting that write
 // still counts it as revisited. One that a repair placed
 // (graph.Event.Repaired) keeps its outcome maximal while the kept events
-// leave it possible. Three pairs of routes reach a waiting operation's
+// leave it possible, and a select that a repair leaves with nothing to
+// take waits after the repairing write, as a wait does, rather than being
+// added again later. Three pairs of routes reach a waiting operation's
 // outcome twice, and one of each pair is dropped: the revisit of a wait
 // that a steal's repair left waiting (graph.Event.Repaired) by a write
 // that makes its case ready on its own, which that write's revisit of the

@@ -537,9 +537,13 @@ func (e *Engine) backwardChoice(parent, child *frame, it item) bool {
 			cands = nil
 		}
 	}
-	if len(cands) == 0 && lab.Kind == event.Select && len(opts) == 0 {
+	if len(cands) == 0 && lab.Kind == event.Select && len(opts) == 0 && !repair {
 		// A select with no offer, which nothing lets go there: it waits,
 		// and is added again once it can go, as a send or a receive is.
+		// Not after a repair: it waits after w (below), as a wait does,
+		// for the writes added later to revisit it with w kept (added
+		// again, it missed the assert of selectSendAfterRecv in package
+		// chanprog).
 		c.RemoveEvent(lead)
 		return true
 	}
