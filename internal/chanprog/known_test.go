@@ -477,6 +477,14 @@ var known = []struct {
 			block(Stmt{Kind: Recv, Chan: 1, Reg: -1}, closeC(1), Stmt{Kind: Recv})),
 	},
 	{
+		"recvBeforeRecvTwice", propClasses,
+		"(s12/p2420, shrunk) the default engine explored 4 complete executions for 3 classes: g2's select takes c1's value before g0's receive both as an alternative where it stood and as a forward alternative of its count after g1's close had placed it there, reading the close no more (fixed: such an alternative is dropped)",
+		prog(chans(0, 1, 0), nil,
+			block(closeC(0), Stmt{Kind: Recv, Chan: 1}),
+			block(send(1, 3), Stmt{Kind: Recv, Chan: 2, Reg: 2}, closeC(1)),
+			block(closeC(2), sel(false, Case{OK: true}, Case{Chan: 1, Reg: 1, OK: true}))),
+	},
+	{
 		"repairedDefaultThenClose", propClasses,
 		"(s11/p489, shrunk) the default engine explored 5 complete executions for 4 classes: g0's select takes c1 closed after g1's close both from its default, which the repair against g2's send left, and from its send, which g1's receive made possible (fixed: a repaired outcome is maximal only while the kept events leave it possible)",
 		prog(chans(1, 0), nil,

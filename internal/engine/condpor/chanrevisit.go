@@ -241,7 +241,18 @@ func (e *Engine) completeChan(f *frame, r graph.Pos) bool {
 	g := f.g
 	lead := g.Leader(r)
 	o := newCop(r.T, g.Ev(lead).Lab, lead)
+	n := len(f.items)
 	_, st := e.rebuild(f, o, e.outcomeOf(g, o))
+	if ev := g.Ev(lead); ev.Kind == graph.Choice && ev.Moved && !readsOp(g, lead, ev.RF) {
+		// A revisit placed it after the write in its RF, for an outcome
+		// that reads it. With one that reads nothing of that write's
+		// operation now, the graph is this alternative taken where it
+		// stood before (a steal, or an older count, pushed there:
+		// recvBeforeRecvTwice in package chanprog). The revisits that
+		// repair a conflict go with it.
+		f.items = f.items[:n]
+		return false
+	}
 	if st != built {
 		return false
 	}
@@ -770,4 +781,16 @@ func (e *Engine) chanMaximal(g *graph.Graph, p, w graph.Pos, kept func(graph.Pos
 		return ev.AddedMax && slices.ContainsFunc(opts, func(opt option) bool { return opt.out == out })
 	}
 	return len(opts) > 0 && opts[0].out == out
+}
+
+// readsOp reports whether a read of the operation whose first event is at
+// lead reads a write of the operation of w.
+func readsOp(g *graph.Graph, lead, w graph.Pos) bool {
+	for i := lead.I; i < g.OpEnd(lead); i++ {
+		p := graph.Pos{T: lead.T, I: i}
+		if ev := g.Ev(p); ev.Kind == graph.Read && sameOp(g, ev.RF, w) {
+			return true
+		}
+	}
+	return false
 }
