@@ -438,11 +438,50 @@ func (e *Engine) handRevisit(f *frame, w graph.Pos) {
 	if !ok || m.I != owner.I+1 || graph.InView(g.Ev(opLast(g, w)).View, m) {
 		return
 	}
-	if limit, _ := conflictLimit(g, w); g.Ev(m).Stamp >= limit || !e.maximal(g, m, w) {
+	if limit, _ := conflictLimit(g, w); g.Ev(m).Stamp >= limit || !e.maximal(g, m, w) || e.readyAgain(g, m, w) {
 		return
 	}
 	out := g.Value(w).P.(*takenBy).out
 	f.items = append(f.items, item{kind: backward, a: m, b: w, alt: out.Alt(), with: out.With1(), hasOut: true})
+}
+
+// readyAgain reports whether the operation waiting at m, where the revisit
+// by the write in its RF left it, has an outcome on that write's location
+// on the events that w's revisit of it keeps: the write among them that
+// allows it revisits it, it then completes on its own, and the taker of
+// its offer steals it, whose repair hands it what w would
+// (recvThenSelectDuplicate).
+func (e *Engine) readyAgain(g *graph.Graph, m, w graph.Pos) bool {
+	kept := keptBy(g, m, w)
+	st := g.Ev(m).Stamp
+	in := func(q graph.Pos) bool { return !sameOp(g, q, w) && (kept(q) || g.Ev(q).Stamp < st) }
+	o := newCop(m.T, g.Ev(m).Lab, m)
+	loc := g.Ev(g.Ev(m).RF).Loc
+	var buf [4]option
+	for _, opt := range e.options(view{g: g, in: in}, o, false, nil, buf[:0]) {
+		if e.acts(g, o, opt, loc) {
+			return true
+		}
+	}
+	return false
+}
+
+// acts reports whether the outcome opt of o acts on location loc: the
+// state of the channel of its case (of any case, for a default), or the
+// offer it takes.
+func (e *Engine) acts(g *graph.Graph, o *cop, opt option, loc int32) bool {
+	if opt.out.With >= 0 && !opt.offer.IsInit() && g.Ev(opt.offer).Loc == loc {
+		return true
+	}
+	for i, k := range o.op.Cases {
+		if int32(i) != opt.out.Case && int(opt.out.Case) != len(o.op.Cases) {
+			continue
+		}
+		if ci := e.info(g, k.Chan); ci != nil && (loc == ci.cl || loc == ci.t || loc == ci.h) {
+			return true
+		}
+	}
+	return false
 }
 
 // opRead returns the read of loc among the events of the operation whose
