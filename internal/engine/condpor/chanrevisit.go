@@ -509,6 +509,7 @@ func (e *Engine) backwardChoice(parent, child *frame, it item) bool {
 	lead := it.a
 	lab := c.Ev(lead).Lab
 	repair := e.repairs(parent.g, lead, w)
+	wv := parent.g.Ev(opLast(parent.g, w)).View
 	// A goroutine that waited until w's revisit handed it an outcome is
 	// marked Handed. A repair that would leave it waiting again gives the
 	// graph where it waited before: the revisits of that graph already
@@ -631,6 +632,16 @@ func (e *Engine) backwardChoice(parent, child *frame, it item) bool {
 		}
 		if _, ok := readsFrom(c, lead, w); !ok && !repair {
 			return false // the case reads another write: that write's revisit
+		}
+		if pev.Outcome == blockedMark && !graph.InView(wv, pev.RF) && !readsOp(c, lead, pev.RF) {
+			// It waited after the write w1 in its RF, which w does not
+			// see, and takes an outcome that reads nothing of w1's
+			// operation: that is w's revisit of it where it stood before
+			// w1's revisit left it waiting, which keeps the same events
+			// but w1's prefix, added again after it (twoSelectsTwice in
+			// package chanprog).
+			pushOutcomes(parent, it.a, w, cands[i+1:])
+			return false
 		}
 		c.Ev(lead).AddedMax = len(opts) > 0 && opts[0].out == cand.out || repair && cand.out == first
 		c.Ev(lead).Handed, c.Ev(lead).Repaired = handed, repair
