@@ -72,18 +72,31 @@ import (
 // order (made for reads of one location) would delete. That finds classes
 // no single revisit reaches. Its choice event remembers the write that
 // placed it (graph.Event.Moved), so that a revisit deleting that write
-// still counts it as revisited. Three pairs of routes reach a waiting
-// operation's outcome twice, and one of each pair is dropped: the revisit
-// of a wait that a steal's repair left waiting (graph.Event.Repaired) by
-// a write that makes its case ready on its own, which that write's
-// revisit of the wait that had taken the stolen thing also gives
-// (stolenFrom); the second revisit of an operation that a first revisit
-// woke, which the write's revisit of the waiting operation also gives
-// (wokenElsewhere); and the revisit of an operation that a revisit left
-// waiting by a write that sees that revisit's write, which the write's
-// revisit of the operation where it stood before also gives (lingering).
-// The others of this kind are the known duplicates of TestKnownGaps and
-// of package chanprog's stillOpen.
+// still counts it as revisited, and so that a forward alternative of one
+// of its reads whose outcome no longer reads that write's operation is
+// dropped: it is taken where the operation stood before (completeChan).
+// One that a repair placed (graph.Event.Repaired) keeps its outcome
+// maximal while the kept events leave it possible, and a select that a
+// repair leaves with nothing to take waits after the repairing write, as
+// a wait does, rather than being added again later. Five pairs of routes
+// reach a waiting operation's outcome twice, and one of each pair is
+// dropped: the revisit of a goroutine waiting after a write w1, by a write
+// that does not see w1, with an outcome that reads nothing of w1's
+// operation, which the write's revisit of it where it stood before w1's also
+// gives (backwardChoice); the hand of a goroutine that a revisit left
+// waiting, by a taker whose prefix lets it go on the location it waits
+// after, which the revisit of it by the write that lets it go, the taker's
+// steal of its withdrawn offer and the steal's repair also give
+// (readyAgain); the revisit of a wait that a steal's repair left waiting
+// (graph.Event.Repaired) by a write that makes its case ready on its own,
+// which that write's revisit of the wait that had taken the stolen thing
+// also gives (stolenFrom); the second revisit of an operation that a first
+// revisit woke, which the write's revisit of the waiting operation also
+// gives (wokenElsewhere); and the revisit of an operation that a revisit
+// left waiting by a write that sees that revisit's write, which the write's
+// revisit of the operation where it stood before also gives (lingering). The
+// others of this kind are the known duplicates of TestKnownGaps and of
+// package chanprog's stillOpen.
 
 // isChan reports whether operations of kind k act on the channels.
 func isChan(k event.Kind) bool {

@@ -241,7 +241,18 @@ func (e *Engine) completeChan(f *frame, r graph.Pos) bool {
 	g := f.g
 	lead := g.Leader(r)
 	o := newCop(r.T, g.Ev(lead).Lab, lead)
+	n := len(f.items)
 	_, st := e.rebuild(f, o, e.outcomeOf(g, o))
+	if ev := g.Ev(lead); ev.Kind == graph.Choice && ev.Moved && !readsOp(g, lead, ev.RF) {
+		// A revisit placed it after the write in its RF, for an outcome
+		// that reads it. With one that reads nothing of that write's
+		// operation now, the graph is this alternative taken where it
+		// stood before (a steal, or an older count, pushed there:
+		// recvBeforeRecvTwice in package chanprog). The revisits that
+		// repair a conflict go with it.
+		f.items = f.items[:n]
+		return false
+	}
 	if st != built {
 		return false
 	}
@@ -427,11 +438,50 @@ func (e *Engine) handRevisit(f *frame, w graph.Pos) {
 	if !ok || m.I != owner.I+1 || graph.InView(g.Ev(opLast(g, w)).View, m) {
 		return
 	}
-	if limit, _ := conflictLimit(g, w); g.Ev(m).Stamp >= limit || !e.maximal(g, m, w) {
+	if limit, _ := conflictLimit(g, w); g.Ev(m).Stamp >= limit || !e.maximal(g, m, w) || e.readyAgain(g, m, w) {
 		return
 	}
 	out := g.Value(w).P.(*takenBy).out
 	f.items = append(f.items, item{kind: backward, a: m, b: w, alt: out.Alt(), with: out.With1(), hasOut: true})
+}
+
+// readyAgain reports whether the operation waiting at m, where the revisit
+// by the write in its RF left it, has an outcome on that write's location
+// on the events that w's revisit of it keeps: the write among them that
+// allows it revisits it, it then completes on its own, and the taker of
+// its offer steals it, whose repair hands it what w would
+// (recvThenSelectDuplicate).
+func (e *Engine) readyAgain(g *graph.Graph, m, w graph.Pos) bool {
+	kept := keptBy(g, m, w)
+	st := g.Ev(m).Stamp
+	in := func(q graph.Pos) bool { return !sameOp(g, q, w) && (kept(q) || g.Ev(q).Stamp < st) }
+	o := newCop(m.T, g.Ev(m).Lab, m)
+	loc := g.Ev(g.Ev(m).RF).Loc
+	var buf [4]option
+	for _, opt := range e.options(view{g: g, in: in}, o, false, nil, buf[:0]) {
+		if e.acts(g, o, opt, loc) {
+			return true
+		}
+	}
+	return false
+}
+
+// acts reports whether the outcome opt of o acts on location loc: the
+// state of the channel of its case (of any case, for a default), or the
+// offer it takes.
+func (e *Engine) acts(g *graph.Graph, o *cop, opt option, loc int32) bool {
+	if opt.out.With >= 0 && !opt.offer.IsInit() && g.Ev(opt.offer).Loc == loc {
+		return true
+	}
+	for i, k := range o.op.Cases {
+		if int32(i) != opt.out.Case && int(opt.out.Case) != len(o.op.Cases) {
+			continue
+		}
+		if ci := e.info(g, k.Chan); ci != nil && (loc == ci.cl || loc == ci.t || loc == ci.h) {
+			return true
+		}
+	}
+	return false
 }
 
 // opRead returns the read of loc among the events of the operation whose
@@ -459,6 +509,7 @@ func (e *Engine) backwardChoice(parent, child *frame, it item) bool {
 	lead := it.a
 	lab := c.Ev(lead).Lab
 	repair := e.repairs(parent.g, lead, w)
+	wv := parent.g.Ev(opLast(parent.g, w)).View
 	// A goroutine that waited until w's revisit handed it an outcome is
 	// marked Handed. A repair that would leave it waiting again gives the
 	// graph where it waited before: the revisits of that graph already
@@ -537,9 +588,13 @@ func (e *Engine) backwardChoice(parent, child *frame, it item) bool {
 			cands = nil
 		}
 	}
-	if len(cands) == 0 && lab.Kind == event.Select && len(opts) == 0 {
+	if len(cands) == 0 && lab.Kind == event.Select && len(opts) == 0 && !repair {
 		// A select with no offer, which nothing lets go there: it waits,
 		// and is added again once it can go, as a send or a receive is.
+		// Not after a repair: it waits after w (below), as a wait does,
+		// for the writes added later to revisit it with w kept (added
+		// again, it missed the assert of selectSendAfterRecv in package
+		// chanprog).
 		c.RemoveEvent(lead)
 		return true
 	}
@@ -577,6 +632,16 @@ func (e *Engine) backwardChoice(parent, child *frame, it item) bool {
 		}
 		if _, ok := readsFrom(c, lead, w); !ok && !repair {
 			return false // the case reads another write: that write's revisit
+		}
+		if pev.Outcome == blockedMark && !graph.InView(wv, pev.RF) && !readsOp(c, lead, pev.RF) {
+			// It waited after the write w1 in its RF, which w does not
+			// see, and takes an outcome that reads nothing of w1's
+			// operation: that is w's revisit of it where it stood before
+			// w1's revisit left it waiting, which keeps the same events
+			// but w1's prefix, added again after it (twoSelectsTwice in
+			// package chanprog).
+			pushOutcomes(parent, it.a, w, cands[i+1:])
+			return false
 		}
 		c.Ev(lead).AddedMax = len(opts) > 0 && opts[0].out == cand.out || repair && cand.out == first
 		c.Ev(lead).Handed, c.Ev(lead).Repaired = handed, repair
@@ -753,13 +818,29 @@ func (e *Engine) chanMaximal(g *graph.Graph, p, w graph.Pos, kept func(graph.Pos
 	if !e.hasChoice(g, o) || ev.Outcome == blockedMark || ev.Outcome == forcedMark {
 		return true // an operation with one outcome, or none where it stands
 	}
+	var buf [4]option
+	opts := e.options(view{g: g, in: in}, o, false, nil, buf[:0])
+	out := chans.Decode(ev.Outcome, ev.With)
 	if ev.Moved && ev.Repaired {
 		// A repair placed it, with the first outcome that reads the
 		// write in its RF (see backwardChoice): it still stands where it
-		// was placed, after what it read then.
-		return ev.AddedMax
+		// was placed, after what it read then, while the kept events
+		// leave that outcome possible. Else the kept write that took it
+		// away (room in a full channel) revisits it, and reaches this
+		// graph (repairedDefaultThenClose in package chanprog).
+		return ev.AddedMax && slices.ContainsFunc(opts, func(opt option) bool { return opt.out == out })
 	}
-	var buf [4]option
-	opts := e.options(view{g: g, in: in}, o, false, nil, buf[:0])
-	return len(opts) > 0 && opts[0].out == chans.Decode(ev.Outcome, ev.With)
+	return len(opts) > 0 && opts[0].out == out
+}
+
+// readsOp reports whether a read of the operation whose first event is at
+// lead reads a write of the operation of w.
+func readsOp(g *graph.Graph, lead, w graph.Pos) bool {
+	for i := lead.I; i < g.OpEnd(lead); i++ {
+		p := graph.Pos{T: lead.T, I: i}
+		if ev := g.Ev(p); ev.Kind == graph.Read && sameOp(g, ev.RF, w) {
+			return true
+		}
+	}
+	return false
 }

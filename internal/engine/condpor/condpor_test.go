@@ -868,6 +868,14 @@ var regressions = []struct{ name, what, prog string }{
 		"locs: 2\ng1: [select 0 2 2]\ng2: [send 1 1] [recv 0 0]\ng3: [send 0 2] [select 1 0 2] [close 1 0]\n"},
 	{"panicsHideDeadlock", "the panics found but not dfs's deadlock, where g4 waits on c1 forever in the executions without a panic: a wait left waiting by a revisit stood where it was in the order of addition, and the close that makes it ready could not revisit it without deleting the write it waited after",
 		"locs: 2\ng1: [close 0 2]\ng2: [select 0 2 2] [recv 0 0]\ng3: [select 0 2 1] [send 0 2]\ng4: [recv 1 1]\n"},
+	{"waitingWaitRevisitedTwice", "a class explored twice: g3's wait, left waiting by one revisit, is revisited by the close, and the same graph is reached by revisiting its send",
+		"locs: 2\ng1: [select 1 0 2]\ng2: [select 1 0 1] [close 0 2]\ng3: [select 1 0 2]\n"},
+	{"recvCloseSendDuplicate", "a class explored twice (as waitingWaitRevisitedTwice, with a receive)",
+		"locs: 2\ng1: [select 1 0 2]\ng2: [recv 1 1] [close 0 2]\ng3: [send 1 2]\n"},
+	{"recvThenSelectDuplicate", "a class explored twice: g2's wait handed by g3's select, reached from g2 left waiting after g1's send, and from g2 sending after g3's receive, which g3's select sees, its offer stolen by the select and the steal repaired",
+		"locs: 2\ng1: [send 1 2]\ng2: [select 1 0 2]\ng3: [recv 1 0] [select 0 1 2]\n"},
+	{"closeSelectsDuplicate", "a class explored twice: a select that a repair left waiting was revisited by a write that does not see the repair, with an outcome that reads nothing of it",
+		"locs: 3\ng1: [close 2 2]\ng2: [store 0 1] [select 1 2 2]\ng3: [select 1 1 0]\n"},
 	{"closedSelectHidesDeadlock", "with WithAllBugs the panics found but not dfs's deadlock, where g2's select and send both come before the close: g2's send, scheduled before g3's receive, panicked after the close and read no count that a receive could revisit",
 		"locs: 2\ng1: [close 1 0]\ng2: [select 1 1 1] [send 1 1]\ng3: [select 0 1 1] [recv 0 1]\n"},
 }
@@ -916,14 +924,6 @@ func TestDifferentialAwait(t *testing.T) {
 // WEFT_KNOWN is set. The stress runs that found them compared some 20,000
 // channel programs of up to 10 operations.
 var knownGaps = []struct{ name, what, prog string }{
-	{"waitingWaitRevisitedTwice", "a class explored twice: g3's wait, left waiting by one revisit, is revisited by the close, and the same graph is reached by revisiting its send (see chanMaximal)",
-		"locs: 2\ng1: [select 1 0 2]\ng2: [select 1 0 1] [close 0 2]\ng3: [select 1 0 2]\n"},
-	{"recvThenSelectDuplicate", "a class explored twice: g2's wait handed by g3's select, reached from g2 waiting and from g3 stealing g2's offer",
-		"locs: 2\ng1: [send 1 2]\ng2: [select 1 0 2]\ng3: [recv 1 0] [select 0 1 2]\n"},
-	{"closeSelectsDuplicate", "a class explored twice (a close, two selects with default, a store)",
-		"locs: 3\ng1: [close 2 2]\ng2: [store 0 1] [select 1 2 2]\ng3: [select 1 1 0]\n"},
-	{"recvCloseSendDuplicate", "a class explored twice (as waitingWaitRevisitedTwice, with a receive)",
-		"locs: 2\ng1: [select 1 0 2]\ng2: [recv 1 1] [close 0 2]\ng3: [send 1 2]\n"},
 	{"wokenOrReadyTwice", "condpor explores one class twice: g2's select, revisited by g3's send and then by g1's receive, comes after both, and g3's offer revisits it from there and from where it waited",
 		"locs: 2\ng1: [recv 1 0]\ng2: [vload 0] [select 1 2 0]\ng3: [send 1 0] [select 0 1 0]\n"},
 }
