@@ -65,7 +65,10 @@ func TestStrayCallNeverHangs(t *testing.T) {
 		"nobody waits": func() {
 			var v weft.Var[int]
 			go v.Store(1)
-			time.Sleep(10 * time.Millisecond)
+			// Long enough for the stray to be scheduled on a loaded
+			// machine: at 10 ms, CI's parallel packages made it miss the
+			// check now and then.
+			time.Sleep(200 * time.Millisecond)
 			var x atomic.Int32
 			x.Add(1)
 		},
