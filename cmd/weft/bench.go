@@ -24,7 +24,7 @@ const benchUsage = `usage: weft bench [-run regexp] [-engine list] [-limit n,d] 
 
 weft bench explores the programs of the ConDPOR paper's evaluation (package
 weft.dev/weft/bench) and prints a markdown table: for each program, size
-and engine, weft's executions (complete and blocked), its time and peak
+and engine, weft's executions (complete and blocked), its wall time and peak
 memory, and the paper's figures for JMC with the ratio of executions per
 second. Each row runs in a process of its own, so that its peak memory
 (maximum resident set) is its own; it runs with GOGC=400 and
