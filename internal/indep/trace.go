@@ -40,10 +40,10 @@ func (t *Trace) Hash() uint64 {
 	for j := range t.evs {
 		b := &t.evs[j]
 		nb := name(b.G, t.ranks[j])
-		h += mix(mix(mix(1, nb), uint64(b.Kind)<<32|uint64(uint32(b.Arg))), uint64(uint32(b.Alt))<<32|uint64(uint32(b.With)))
+		h += Mix(Mix(Mix(1, nb), uint64(b.Kind)<<32|uint64(uint32(b.Arg))), uint64(uint32(b.Alt))<<32|uint64(uint32(b.With)))
 		for i := range j {
 			if Dependent(&t.evs[i], b) {
-				h += mix(mix(2, name(t.evs[i].G, t.ranks[i])), nb)
+				h += Mix(Mix(2, name(t.evs[i].G, t.ranks[i])), nb)
 			}
 		}
 	}
@@ -52,7 +52,9 @@ func (t *Trace) Hash() uint64 {
 
 func name(g, rank int32) uint64 { return uint64(uint32(g))<<32 | uint64(uint32(rank)) }
 
-func mix(h, x uint64) uint64 {
+// Mix mixes x into the hash h (splitmix64's finalizer): trace hashes, and
+// the tests' hashes of executions, are built with it.
+func Mix(h, x uint64) uint64 {
 	x ^= h * 0x9e3779b97f4a7c15
 	x += 0x9e3779b97f4a7c15
 	x = (x ^ x>>30) * 0xbf58476d1ce4e5b9

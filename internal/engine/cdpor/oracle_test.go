@@ -4,6 +4,7 @@ import (
 	"weft.dev/weft/internal/concolic"
 	"weft.dev/weft/internal/engine"
 	"weft.dev/weft/internal/event"
+	"weft.dev/weft/internal/indep"
 	"weft.dev/weft/internal/runtime"
 	"weft.dev/weft/internal/smt"
 	isym "weft.dev/weft/internal/sym"
@@ -121,14 +122,6 @@ func b2u(b bool) uint64 {
 	return 0
 }
 
-func mix(h, x uint64) uint64 {
-	x ^= h * 0x9e3779b97f4a7c15
-	x += 0x9e3779b97f4a7c15
-	x = (x ^ x>>30) * 0xbf58476d1ce4e5b9
-	x = (x ^ x>>27) * 0x94d049bb133111eb
-	return x ^ x>>31
-}
-
 // outcome is what one engine found on a program.
 type outcome struct {
 	states     map[uint64]int
@@ -163,3 +156,5 @@ func run(body func(), mk func(*concolic.Config) inner, limit int) outcome {
 	}
 	return out
 }
+
+func mix(h, x uint64) uint64 { return indep.Mix(h, x) }
