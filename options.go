@@ -104,7 +104,9 @@ func WithAllBugs() Option { return func(c *config) { c.allBugs = true } }
 // the timing: the same counts, the same first bug (the first in the
 // order of a single worker; a bug stops the workers only once no
 // execution before it is left), the same bugs with WithAllBugs. The
-// default is GOMAXPROCS. The engines condpor and dfs split their
+// default is GOMAXPROCS. The other workers take work only once the
+// exploration has run 10 ms: a shorter one runs on one worker, which is
+// faster than sharing it. The engines condpor and dfs split their
 // exploration; the others run with one worker, as does an exploration
 // with WithMaxExecutions, so that the limit cuts the same executions
 // every time. With more than one worker, executions of the body run at
