@@ -175,11 +175,11 @@ func NewRefined(c engine.Config, rel Refinement) *Engine {
 }
 
 // event returns the event of g performing its pending operation with the
-// outcome of choice c, with the refinement's note.
-func (e *Engine) event(g *engine.Goroutine, c engine.Choice) ev {
+// outcome of choice c, with the refinement's note; its object holds pre.
+func (e *Engine) event(g *engine.Goroutine, c engine.Choice, pre event.Value) ev {
 	n := ev{Event: e.m.Event(g, c)}
 	if e.rel != nil {
-		n.note = e.rel.Note(&n.Event, &g.Pending, e.m.Value(&g.Pending))
+		n.note = e.rel.Note(&n.Event, &g.Pending, pre)
 	}
 	return n
 }
@@ -291,8 +291,8 @@ func (e *Engine) Step(x *engine.Exec) engine.Decision {
 	g := x.G[ch.G]
 	p := &e.stack[e.depth]
 	if e.depth >= e.fresh {
-		p.ev = e.event(g, ch)
 		p.pre = e.m.Value(&g.Pending)
+		p.ev = e.event(g, ch, p.pre)
 		p.rank = g.Steps
 		p.clock, p.barrier = e.clockOf(&p.ev, p.clock[:0])
 		e.races(&p.ev, &g.Pending, e.depth, p.clock)
@@ -704,7 +704,7 @@ func (e *Engine) pending(x *engine.Exec, skip int32) {
 		if g == nil || g.Status != engine.Ready || g.ID == skip || g.Pending.Kind == event.Invalid {
 			continue
 		}
-		n := e.event(g, engine.Choice{G: g.ID})
+		n := e.event(g, engine.Choice{G: g.ID}, e.m.Value(&g.Pending))
 		c, _ = e.clockOf(&n, c[:0])
 		e.races(&n, &g.Pending, e.depth, c)
 	}
