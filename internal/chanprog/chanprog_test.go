@@ -144,7 +144,8 @@ func envInt(t *testing.T, name string, def int) int {
 
 // TestScratch is the long differential run, not part of CI: it runs the
 // oracle on WEFT_CHANPROG_N programs drawn from seed WEFT_CHANPROG_SEED
-// (default 1), each with WEFT_CHANPROG_REAL real runs (default 20), and
+// (default 1), or only those whose indices WEFT_CHANPROG_ONLY lists
+// (comma-separated), each with WEFT_CHANPROG_REAL real runs (default 20), and
 // prints its figures and every mismatch. With WEFT_CHANPROG_SHRINK=1 it
 // also shrinks mismatching programs, each for each property it fails,
 // but only the first shrinkPerKind of each kind of mismatch (the
@@ -158,12 +159,23 @@ func TestScratch(t *testing.T) {
 	seed := uint64(envInt(t, "WEFT_CHANPROG_SEED", 1))
 	o := oracle{limit: ciLimit, seeds: envInt(t, "WEFT_CHANPROG_REAL", ciReal)}
 	shrinking := envInt(t, "WEFT_CHANPROG_SHRINK", 0) != 0
+	only := map[int]bool{}
+	for _, f := range strings.FieldsFunc(os.Getenv("WEFT_CHANPROG_ONLY"), func(r rune) bool { return r == ',' }) {
+		i, err := strconv.Atoi(f)
+		if err != nil {
+			t.Fatalf("WEFT_CHANPROG_ONLY: %v", err)
+		}
+		only[i] = true
+	}
 	start := time.Now()
 	var compared, skipped, execs, dfsExecs, realRuns, realBugs, mismatches int
 	byProp := map[string]int{}
 	byKind := map[string]int{}
 	shown := map[string]bool{}
 	for i, p := range programs(seed, n) {
+		if len(only) > 0 && !only[i] {
+			continue
+		}
 		v := o.check(p, realSeed(seed, i))
 		if v.skipped {
 			skipped++
