@@ -112,8 +112,12 @@ type Event struct {
 	// update that read what it read, placed after that write: waiting, or
 	// taking an outcome that reads it.
 	Repaired bool
-	Outcome  int32 // Choice, Constraint, update reads: the outcome taken
-	Alts     int32 // how many outcomes there are
+	// Origin names, for the choice event of a channel operation, the
+	// event added right before its first addition (Init for none): where
+	// the operation stood before any revisit moved it.
+	Origin  Pos
+	Outcome int32 // Choice, Constraint, update reads: the outcome taken
+	Alts    int32 // how many outcomes there are
 	// View holds, for each goroutine t, the index of the last event of t
 	// that is porf-before this event (the event itself included), -1 for
 	// none; goroutines beyond its length have none. HB is the same for

@@ -63,40 +63,69 @@ import (
 // first of options on the events added before it and those the revisit
 // keeps (chanMaximal), and a choice that was itself revisited by a write
 // the revisit deletes is not (revisited), as TruSt requires of reads. A
-// goroutine left waiting (blockedMark) counts as maximal whatever its
-// options: the stricter rule misses classes, and this one explores some
-// class twice on rare programs (see TestKnownGaps). A select or a wait that
-// a write w revisits is placed after w's prefix in the order of addition,
-// not where it was: it reads several locations, and a later revisit of it
-// by a write of another one must keep what it reads now, which TruSt's
-// order (made for reads of one location) would delete. That finds classes
-// no single revisit reaches. Its choice event remembers the write that
-// placed it (graph.Event.Moved), so that a revisit deleting that write
-// still counts it as revisited, and so that a forward alternative of one
-// of its reads whose outcome no longer reads that write's operation is
-// dropped: it is taken where the operation stood before (completeChan).
-// One that a repair placed (graph.Event.Repaired) keeps its outcome
-// maximal while the kept events leave it possible, and a select that a
-// repair leaves with nothing to take waits after the repairing write, as
-// a wait does, rather than being added again later. Five pairs of routes
-// reach a waiting operation's outcome twice, and one of each pair is
-// dropped: the revisit of a goroutine waiting after a write w1, by a write
-// that does not see w1, with an outcome that reads nothing of w1's
-// operation, which the write's revisit of it where it stood before w1's also
-// gives (backwardChoice); the hand of a goroutine that a revisit left
-// waiting, by a taker whose prefix lets it go on the location it waits
-// after, which the revisit of it by the write that lets it go, the taker's
-// steal of its withdrawn offer and the steal's repair also give
-// (readyAgain); the revisit of a wait that a steal's repair left waiting
-// (graph.Event.Repaired) by a write that makes its case ready on its own,
-// which that write's revisit of the wait that had taken the stolen thing
-// also gives (stolenFrom); the second revisit of an operation that a first
-// revisit woke, which the write's revisit of the waiting operation also
-// gives (wokenElsewhere); and the revisit of an operation that a revisit
-// left waiting by a write that sees that revisit's write, which the write's
-// revisit of the operation where it stood before also gives (lingering). The
-// others of this kind are the known duplicates of TestKnownGaps and of
-// package chanprog's stillOpen.
+// select or a wait that a write w revisits is placed after w's prefix in
+// the order of addition, not where it was: it reads several locations,
+// and a later revisit of it by a write of another one must keep what it
+// reads now, which TruSt's order (made for reads of one location) would
+// delete. That finds classes no single revisit reaches. Its choice event
+// remembers the write that placed it (graph.Event.Moved), so that a
+// revisit deleting that write still counts it as revisited, and so that a
+// forward alternative of one of its reads whose outcome no longer reads
+// that write's operation is dropped: it is taken where the operation stood
+// before (completeChan). One that a repair placed (graph.Event.Repaired)
+// keeps its outcome maximal while the kept events leave it possible, and a
+// select that a repair leaves with nothing to take waits after the
+// repairing write, as a wait does, rather than being added again later.
+//
+// Moving breaks what TruSt's uniqueness rests on, one place in the order
+// of addition per event, so the engine keeps where each choice event first
+// stood (graph.Event.Origin) and judges a moved operation against that
+// place as well as the one it has:
+//
+//   - An execution in which a moved operation stands after an event added
+//     since its first place that it does not see (through what it reads)
+//     is redundant: the moves that left that event before it are a route
+//     to its outcome, but the graph with that event after it is the one
+//     counted, and it is explored too (stray; movedThenUnread in package
+//     chanprog). The execution is still run: its revisits may make the
+//     operation read that event (movedThenReadAgain).
+//   - A goroutine that a revisit left waiting (blockedMark) is revisited
+//     by a write w only if w's revisit of it where it first stood does not
+//     give the same graph: it does when every event added between the two
+//     places is in w's prefix and the operation had there, on the events
+//     kept, the outcome it had when first added, unchanged by any kept
+//     write since (shadowed; stolenThenRefilled in package chanprog).
+//   - A revisit may delete a waiting goroutine only if it has no outcome
+//     on the events kept, and an operation a repair placed only if its
+//     outcome is the first there: re-adding either gives that, and the
+//     route where it stood so is counted (chanMaximal;
+//     repairedThenDeleted).
+//
+// Five pairs of routes reach a waiting operation's outcome twice, and one
+// of each pair is dropped: the revisit of a goroutine waiting after a
+// write w1, by a write that does not see w1, with an outcome that reads
+// nothing of w1's operation, which the write's revisit of it where it
+// stood before w1's also gives (backwardChoice); the hand of a goroutine
+// that a revisit left waiting, by a taker whose prefix lets it go on the
+// location it waits after, which the revisit of it by the write that lets
+// it go, the taker's steal of its withdrawn offer and the steal's repair
+// also give (readyAgain); the revisit of a wait that a steal's repair left
+// waiting (graph.Event.Repaired) by a write that makes its case ready on
+// its own, which that write's revisit of the wait that had taken the
+// stolen thing also gives (stolenFrom); the second revisit of an
+// operation that a first revisit woke, which the write's revisit of the
+// waiting operation also gives (wokenElsewhere); and the revisit of an
+// operation that a revisit left waiting by a write that sees that
+// revisit's write, which the write's revisit of the operation where it
+// stood before also gives (lingering).
+//
+// One family of duplicates is left: an operation whose outcome reads two
+// writes of goroutines that do not see each other is revisited by them in
+// either order, and both routes count (sendAfterSendAndRecv and
+// sendAfterTwoRevisits in package chanprog's stillOpen). Neither order
+// alone reaches every class (fixing it by the goroutines' order missed
+// classes on the random programs), so a rule needs the order the
+// intermediate outcomes allow.
 
 // isChan reports whether operations of kind k act on the channels.
 func isChan(k event.Kind) bool {
@@ -531,7 +560,7 @@ func (b *builder) next() (graph.Pos, bool) {
 func (b *builder) choice(out chans.Outcome) graph.Pos {
 	p, ok := b.next()
 	if !ok {
-		b.g.Add(p.T, graph.Event{Lab: b.o.lab, Kind: graph.Choice, Loc: -1, Alts: 1, AddedMax: true, Revisitable: true}, false)
+		b.g.Add(p.T, graph.Event{Lab: b.o.lab, Kind: graph.Choice, Loc: -1, Alts: 1, AddedMax: true, Revisitable: true, Origin: last(b.g)}, false)
 	}
 	ev := b.g.Ev(p)
 	if ev.Kind != graph.Choice {
@@ -539,6 +568,14 @@ func (b *builder) choice(out chans.Outcome) graph.Pos {
 	}
 	ev.Outcome, ev.With = out.Alt(), out.With1()
 	return p
+}
+
+// last returns the event added last, or Init.
+func last(g *graph.Graph) graph.Pos {
+	if n := len(g.Order); n > 0 {
+		return g.Order[n-1]
+	}
+	return graph.Init
 }
 
 // nop adds (or finds) the one event of an operation that touches no

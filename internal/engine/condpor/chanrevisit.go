@@ -163,7 +163,11 @@ func (e *Engine) applyOption(f *frame, it item) bool {
 	saved := *g.Ev(lead)
 	g.RemoveEvent(lead)
 	o := newCop(lead.T, saved.Lab, lead)
-	switch _, st := e.rebuild(f, o, optionOf(it)); st {
+	_, st := e.rebuild(f, o, optionOf(it))
+	if g.Has(lead) {
+		g.Ev(lead).Origin = saved.Origin
+	}
+	switch st {
 	case invalid:
 		// The other alternatives of the operation start from it again.
 		g.Add(lead.T, saved, false)
@@ -623,7 +627,11 @@ func (e *Engine) backwardChoice(parent, child *frame, it item) bool {
 	}
 	c.RemoveEvent(lead)
 	for i, cand := range cands {
-		switch _, st := e.rebuildAfter(child, o, cand, w); st {
+		_, st := e.rebuildAfter(child, o, cand, w)
+		if c.Has(lead) {
+			c.Ev(lead).Origin = saved.Origin
+		}
+		switch st {
 		case conflict:
 			child.repair = true
 			return false
@@ -780,7 +788,7 @@ func (e *Engine) forceChan(f *frame, t int32, l event.Label) {
 	if len(opts) == 0 {
 		return
 	}
-	p := g.Add(t, graph.Event{Lab: l, Kind: graph.Choice, Loc: -1, Outcome: -1, AddedMax: true, Revisitable: true}, false)
+	p := g.Add(t, graph.Event{Lab: l, Kind: graph.Choice, Loc: -1, Outcome: -1, AddedMax: true, Revisitable: true, Origin: last(g)}, false)
 	for _, opt := range opts {
 		f.items = append(f.items, optionItem(p, opt))
 	}
@@ -808,20 +816,23 @@ func (e *Engine) observation(f *frame, lead graph.Pos, name func(graph.Pos) clas
 // kept returns true: the operation took the default outcome of the graph
 // those events and the events added before it make (w aside, added after
 // it), so that re-adding it after the revisit takes the same.
-func (e *Engine) chanMaximal(g *graph.Graph, p, w graph.Pos, kept func(graph.Pos) bool) bool {
+func (e *Engine) chanMaximal(g *graph.Graph, p, w graph.Pos, kept func(graph.Pos) bool, deleted bool) bool {
 	ev := g.Ev(p)
 	st := ev.Stamp
 	in := func(q graph.Pos) bool {
 		return !sameOp(g, q, w) && (kept(q) || g.Ev(q).Stamp < st)
 	}
 	o := newCop(p.T, ev.Lab, p)
-	if !e.hasChoice(g, o) || ev.Outcome == blockedMark || ev.Outcome == forcedMark {
+	if !e.hasChoice(g, o) || ev.Outcome == forcedMark || ev.Outcome == blockedMark && !deleted {
 		return true // an operation with one outcome, or none where it stands
 	}
 	var buf [4]option
 	opts := e.options(view{g: g, in: in}, o, false, nil, buf[:0])
+	if ev.Outcome == blockedMark {
+		return len(opts) == 0
+	}
 	out := chans.Decode(ev.Outcome, ev.With)
-	if ev.Moved && ev.Repaired {
+	if ev.Moved && ev.Repaired && !deleted {
 		// A repair placed it, with the first outcome that reads the
 		// write in its RF (see backwardChoice): it still stands where it
 		// was placed, after what it read then, while the kept events
@@ -840,6 +851,70 @@ func readsOp(g *graph.Graph, lead, w graph.Pos) bool {
 		p := graph.Pos{T: lead.T, I: i}
 		if ev := g.Ev(p); ev.Kind == graph.Read && sameOp(g, ev.RF, w) {
 			return true
+		}
+	}
+	return false
+}
+
+// shadowed reports whether the revisit by w of the channel operation whose
+// choice event is at p, which a revisit left waiting after where it first
+// stood (its Origin), reaches a graph that w's revisit of it where it first
+// stood reaches too: every event added between the two places is in w's
+// prefix, so that both revisits keep the same events, and it had an
+// outcome there on them, so that it stood there maximal.
+func (e *Engine) shadowed(g *graph.Graph, p, w graph.Pos) bool {
+	ev := g.Ev(p)
+	if ev.Outcome != blockedMark || ev.Origin.IsInit() || !g.Has(ev.Origin) {
+		return false
+	}
+	s0 := g.Ev(ev.Origin).Stamp + 1
+	if s0 >= ev.Stamp {
+		return false
+	}
+	wv := g.Ev(opLast(g, w)).View
+	for st := s0; st < ev.Stamp; st++ {
+		if !graph.InView(wv, g.Order[st]) {
+			return false
+		}
+	}
+	in := func(q graph.Pos) bool {
+		return !sameOp(g, q, w) && (g.Ev(q).Stamp < s0 || graph.InView(wv, q))
+	}
+	before := func(q graph.Pos) bool { return g.Ev(q).Stamp < s0 }
+	o := newCop(p.T, ev.Lab, p)
+	var buf0, buf1 [4]option
+	kept := e.options(view{g: g, in: in}, o, false, nil, buf0[:0])
+	then := e.options(view{g: g, in: before}, o, false, nil, buf1[:0])
+	res := len(kept) > 0 && len(then) > 0 && kept[0].out == then[0].out
+	if res {
+		// It stood there maximal only if what it read there is still the
+		// latest on the kept events: no kept write added since acts on
+		// what that outcome reads.
+		for _, q := range g.Order[s0:] {
+			if qe := g.Ev(q); qe.Kind == graph.Write && in(q) && e.acts(g, o, then[0], qe.Loc) {
+				res = false
+				break
+			}
+		}
+	}
+	return res
+}
+
+// stray reports whether a select or wait that revisits placed after where
+// it first stood (its Origin) stands after an event added since that it
+// does not see: no revisit that leads to its outcome keeps that event
+// before it, the graph where that event comes after it does.
+func stray(g *graph.Graph) bool {
+	for _, p := range g.Choices {
+		ev := g.Ev(p)
+		if !ev.Moved || ev.Outcome < 0 || !isChan(ev.Lab.Kind) || ev.Origin.IsInit() || !g.Has(ev.Origin) {
+			continue
+		}
+		v := g.Ev(opLast(g, p)).View
+		for st := g.Ev(ev.Origin).Stamp + 1; st < ev.Stamp; st++ {
+			if q := g.Order[st]; !graph.InView(v, q) {
+				return true
+			}
 		}
 	}
 	return false

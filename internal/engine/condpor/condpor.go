@@ -616,7 +616,7 @@ func (e *Engine) fresh(x *engine.Exec) engine.Decision {
 	}
 	if pick < 0 {
 		e.force(x)
-		if e.strandedChan(g, x) {
+		if e.strandedChan(g, x) || stray(g) {
 			// A goroutine waits where a revisit left it although it could
 			// go on: no execution of the program does that. The others'
 			// ways to go first still lead to some.

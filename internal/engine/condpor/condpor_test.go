@@ -291,14 +291,6 @@ func optimal(body func()) outcome {
 // dfs finds exactly once, and nothing else.
 func compare(t *testing.T, name string, body func()) bool {
 	t.Helper()
-	return compareWith(t, name, body, false)
-}
-
-// compareWith is compare, which with twice lets condpor explore a class
-// more than once: for the programs of the known duplicates (knownGaps),
-// whose other properties still hold.
-func compareWith(t *testing.T, name string, body func(), twice bool) bool {
-	t.Helper()
 	defer func() {
 		if r := recover(); r != nil {
 			t.Fatalf("%s: %v", name, r)
@@ -321,7 +313,7 @@ func compareWith(t *testing.T, name string, body func(), twice bool) bool {
 		return true
 	}
 	for c, n := range got.classes {
-		if n > 1 && !twice {
+		if n > 1 {
 			t.Errorf("%s: condpor explored a class %d times", name, n)
 		}
 		if ref.classes[c] == 0 {
@@ -786,10 +778,7 @@ func TestSelectWokenOrReady(t *testing.T) {
 			}),
 		)
 	}
-	// It explores one class twice since selects revisited by a write come
-	// after that write's prefix in the order of addition (see
-	// wokenOrReadyTwice in knownGaps).
-	if !compareWith(t, "program", body, true) {
+	if !compare(t, "program", body) {
 		t.Fatal("dfs could not enumerate the program")
 	}
 }
@@ -878,6 +867,8 @@ var regressions = []struct{ name, what, prog string }{
 		"locs: 3\ng1: [close 2 2]\ng2: [store 0 1] [select 1 2 2]\ng3: [select 1 1 0]\n"},
 	{"closedSelectHidesDeadlock", "with WithAllBugs the panics found but not dfs's deadlock, where g2's select and send both come before the close: g2's send, scheduled before g3's receive, panicked after the close and read no count that a receive could revisit",
 		"locs: 2\ng1: [close 1 0]\ng2: [select 1 1 1] [send 1 1]\ng3: [select 0 1 1] [recv 0 1]\n"},
+	{"wokenOrReadyTwice", "a class explored twice: g2's select, revisited by g3's send and then by g1's receive, stood after both, reading nothing of g3's send",
+		"locs: 2\ng1: [recv 1 0]\ng2: [vload 0] [select 1 2 0]\ng3: [send 1 0] [select 0 1 0]\n"},
 }
 
 // TestRegressions compares condpor with dfs on the programs of regressions.
@@ -916,32 +907,6 @@ func TestDifferentialAwait(t *testing.T) {
 	}
 	if awaits < 200 {
 		t.Fatalf("only %d programs with a spin loop", awaits)
-	}
-}
-
-// knownGaps are programs, shrunk by hand from random ones, on which condpor
-// and dfs disagree (issue 11): each skipped, with what fails, unless
-// WEFT_KNOWN is set. The stress runs that found them compared some 20,000
-// channel programs of up to 10 operations.
-var knownGaps = []struct{ name, what, prog string }{
-	{"wokenOrReadyTwice", "condpor explores one class twice: g2's select, revisited by g3's send and then by g1's receive, comes after both, and g3's offer revisits it from there and from where it waited",
-		"locs: 2\ng1: [recv 1 0]\ng2: [vload 0] [select 1 2 0]\ng3: [send 1 0] [select 0 1 0]\n"},
-}
-
-// TestKnownGaps checks the known gaps (with WEFT_KNOWN set): each fails
-// while condpor still disagrees with dfs on it.
-func TestKnownGaps(t *testing.T) {
-	for _, k := range knownGaps {
-		t.Run(k.name, func(t *testing.T) {
-			p, err := progtest.Parse(k.prog)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if os.Getenv("WEFT_KNOWN") == "" {
-				t.Skipf("known gap (issue 11): %s", k.what)
-			}
-			differential(t, p)
-		})
 	}
 }
 

@@ -192,7 +192,7 @@ func (e *Engine) maximal(g *graph.Graph, r, w graph.Pos) bool {
 				return false
 			}
 		case graph.Choice:
-			if !ev.AddedMax || isChan(ev.Lab.Kind) && (!e.chanMaximal(g, p, w, kept) || revisited(g, p, kept)) {
+			if !ev.AddedMax || isChan(ev.Lab.Kind) && (!e.chanMaximal(g, p, w, kept, p != r) || revisited(g, p, kept) || p == r && e.shadowed(g, p, w)) {
 				return false
 			}
 		case graph.Constraint:
