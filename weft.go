@@ -72,7 +72,9 @@ type Result struct {
 	// interleaving extends), qpor's sleep-set blocked executions (none
 	// when optimal, unless an alternative pairs symbolic outcomes that
 	// the path condition rules out together), condpor's rare goroutines
-	// stranded by a revisit; always 0 for dfs and random.
+	// stranded by a revisit and its executions that reach a class of
+	// channel operations by a route it does not count (see the engine's
+	// channel model); always 0 for dfs and random.
 	Redundant   int
 	Bugs        []*Bug        // in order found; exploration stops at the first unless WithAllBugs
 	Exhaustive  bool          // true when every execution was explored (no limit or timeout cut it)

@@ -168,7 +168,7 @@ func TestScratch(t *testing.T) {
 		only[i] = true
 	}
 	start := time.Now()
-	var compared, skipped, execs, dfsExecs, realRuns, realBugs, mismatches int
+	var compared, skipped, execs, dropped, dfsExecs, realRuns, realBugs, mismatches int
 	byProp := map[string]int{}
 	byKind := map[string]int{}
 	shown := map[string]bool{}
@@ -183,6 +183,7 @@ func TestScratch(t *testing.T) {
 		}
 		compared++
 		execs += v.execs
+		dropped += v.dropped
 		dfsExecs += v.dfsExecs
 		for verd, k := range v.real {
 			realRuns += k
@@ -219,8 +220,8 @@ func TestScratch(t *testing.T) {
 	for _, k := range slices.Sorted(maps.Keys(byKind)) {
 		kinds = append(kinds, fmt.Sprintf("\n  %4d  %s", byKind[k], k))
 	}
-	t.Logf("FIGURES seed %d: %d programs in %v: %d compared, %d skipped (dfs over %d executions); executions: default engine %d, dfs %d; real runs %d (%d with a bug); mismatching programs %d (%s)%s",
-		seed, n, time.Since(start).Round(time.Second), compared, skipped, o.limit, execs, dfsExecs, realRuns, realBugs, mismatches, strings.Join(props, ", "), strings.Join(kinds, ""))
+	t.Logf("FIGURES seed %d: %d programs in %v: %d compared, %d skipped (dfs over %d executions); executions: default engine %d (and %d redundant), dfs %d; real runs %d (%d with a bug); mismatching programs %d (%s)%s",
+		seed, n, time.Since(start).Round(time.Second), compared, skipped, o.limit, execs, dropped, dfsExecs, realRuns, realBugs, mismatches, strings.Join(props, ", "), strings.Join(kinds, ""))
 	if mismatches > 0 {
 		t.Errorf("%d mismatching programs", mismatches)
 	}

@@ -100,6 +100,7 @@ type verdict struct {
 	skipped  bool // dfs was not exhaustive within the limit: nothing was compared
 	execs    int  // executions of the default engine, with WithAllBugs
 	complete int  // the complete ones among them
+	dropped  int  // the executions it abandoned as redundant (Result.Redundant)
 	dfsExecs int
 	kinds    kindSet // the bug kinds of the default engine, with WithAllBugs
 	dfsKinds kindSet
@@ -151,7 +152,7 @@ func (o oracle) check(p *Program, seed uint64) *verdict {
 		v.fail(propInternal, "default engine with WithAllBugs: %v", err)
 		return v
 	}
-	v.execs, v.complete, v.kinds = all.Executions, all.Complete, kindsOf(all.Bugs)
+	v.execs, v.complete, v.dropped, v.kinds = all.Executions, all.Complete, all.Redundant, kindsOf(all.Bugs)
 	results := []weft.Result{all}
 	if ref.kinds != 0 {
 		// dfs through the public API too, for the kinds as a user sees
