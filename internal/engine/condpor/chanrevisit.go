@@ -815,7 +815,11 @@ func (e *Engine) observation(f *frame, lead graph.Pos, name func(graph.Pos) clas
 // of a channel operation, when a revisit by w keeps the events for which
 // kept returns true: the operation took the default outcome of the graph
 // those events and the events added before it make (w aside, added after
-// it), so that re-adding it after the revisit takes the same.
+// it), so that re-adding it after the revisit takes the same. deleted says
+// that the revisit deletes the operation rather than revisiting it: a
+// goroutine waiting where a revisit left it, and an operation a repair
+// placed, are then held to what re-adding them gives (no outcome, the first
+// outcome), since the route where they stood so reaches the same graph.
 func (e *Engine) chanMaximal(g *graph.Graph, p, w graph.Pos, kept func(graph.Pos) bool, deleted bool) bool {
 	ev := g.Ev(p)
 	st := ev.Stamp
