@@ -3,6 +3,7 @@ package qpor
 import (
 	"slices"
 
+	"weft.dev/weft/internal/chans"
 	"weft.dev/weft/internal/engine"
 	"weft.dev/weft/internal/event"
 	"weft.dev/weft/internal/indep"
@@ -28,43 +29,43 @@ func (e *Engine) extend(x *engine.Exec) {
 		obj int32
 	}
 	// Name the pending operations' objects first: that may merge names.
-	var pending []op
+	var pending, pendingChan []op
 	for _, g := range x.G {
 		if g == nil || g.Status != engine.Ready || unsupported(&g.Pending) != "" || g.Pending.Kind == event.Invalid {
 			continue
 		}
-		if obj := e.canon(g.ID, &g.Pending); obj >= 0 {
+		if isChan(g.Pending.Kind) {
+			pendingChan = append(pendingChan, op{g, -1})
+		} else if obj := e.canon(g.ID, &g.Pending); obj >= 0 {
 			pending = append(pending, op{g, obj})
 		}
 	}
 	hist := map[int32][]*access{}
 	for _, lv := range e.levels[:e.depth] {
 		n := lv.ev
+		if !n.ev.Silent {
+			for _, c := range n.ev.Chans {
+				hist[int32(c)] = appendAccess(hist[int32(c)], n)
+			}
+		}
 		if n.obj < 0 {
 			continue
 		}
 		r := e.u.find(n.obj)
-		ws := hist[r]
-		if ws == nil {
-			ws = []*access{{}}
-		}
-		switch n.ev.Effect {
-		case indep.Write:
-			ws = append(ws, &access{w: n})
-		case indep.Read:
-			last := ws[len(ws)-1]
-			last.reads = append(last.reads, n)
-		}
-		hist[r] = ws
+		hist[r] = appendAccess(hist[r], n)
 	}
 	for i, lv := range e.levels[:e.depth] {
 		n := lv.ev
-		if n.obj >= 0 {
-			first := n.pred()
-			if first == nil {
-				first = e.spawned.at(n.g)
-			}
+		first := n.pred()
+		if first == nil {
+			first = e.spawned.at(n.g)
+		}
+		switch {
+		case n.obj >= 0:
 			e.others(n.g, n.pred(), first, &n.lab, n.obj, hist, i < e.fresh)
+		case isChan(lv.lab.Kind) && lv.lab.Kind != event.ChanMake && !(n.ev.Silent && n.ev.With == 0):
+			// A make or an offer has one history: its goroutine's.
+			e.chanOthers(n.g, n.pred(), first, &lv.lab, hist, i < e.fresh)
 		}
 	}
 	for _, p := range pending {
@@ -74,6 +75,38 @@ func (e *Engine) extend(x *engine.Exec) {
 		}
 		e.others(p.g.ID, e.last.at(p.g.ID), first, &p.g.Pending, p.obj, hist, false)
 	}
+	for _, p := range pendingChan {
+		first := e.last.at(p.g.ID)
+		if first == nil {
+			first = e.spawned.at(p.g.ID)
+		}
+		e.chanOthers(p.g.ID, e.last.at(p.g.ID), first, &p.g.Pending, hist, false)
+	}
+}
+
+// isChan reports whether operations of kind k are channel operations.
+func isChan(k event.Kind) bool {
+	switch k {
+	case event.ChanMake, event.ChanSend, event.ChanRecv, event.ChanClose, event.ChanLen, event.ChanWait, event.Select:
+		return true
+	}
+	return false
+}
+
+// appendAccess adds n, an access of an object, to the accesses ws of the
+// object so far, by write.
+func appendAccess(ws []*access, n *node) []*access {
+	if ws == nil {
+		ws = []*access{{}}
+	}
+	switch n.ev.Effect {
+	case indep.Write:
+		ws = append(ws, &access{w: n})
+	case indep.Read:
+		last := ws[len(ws)-1]
+		last.reads = append(last.reads, n)
+	}
+	return ws
 }
 
 // others adds the events of goroutine g's operation l on object obj, after
@@ -155,7 +188,7 @@ func (e *Engine) add(g int32, pred *node, l *event.Label, obj int32, ev indep.Ev
 			return
 		}
 	}
-	e.u.event(g, pred, l, obj, engine.Choice{G: g, Alt: ev.Alt}, ev, ow, causes)
+	e.u.event(g, pred, l, obj, engine.Choice{G: g, Alt: ev.Alt, With: ev.With}, ev, ow, nil, causes)
 }
 
 // historyOf returns the configuration that is the union of the local
@@ -194,4 +227,158 @@ func readsByG(reads []*node) [][]*node {
 		out[i] = append(out[i], r)
 	}
 	return out
+}
+
+// chanOthers adds the events of goroutine g's channel operation l, after
+// pred (its previous event, or nil) and cause (pred or its spawn), for every
+// history in the execution whose maximal events it is dependent with. Those
+// are, besides cause, for each of its channels a write of it and, as it
+// writes, any set of the reads of that write (as for memory), and at most
+// one of: an offer of another goroutine on one of its channels, which it
+// may take, or the event that took g's own offer, for its handed wait.
+// What the operation can do after a history depends on every channel
+// operation in it (values buffered, closes, offers standing): it is found
+// by performing them again, in the execution's order. When old, the
+// operation is one of the part of the trail that the previous execution
+// had too, which added its histories made of that part.
+func (e *Engine) chanOthers(g int32, pred, cause *node, l *event.Label, hist map[int32][]*access, old bool) {
+	ev0 := indep.Of(g, l, 0, 0, event.Value{})
+	e.chansOf(ev0.Chans)
+	// sets[i] holds the sets of causes on channel i to choose from.
+	sets := make([][][]*node, len(ev0.Chans))
+	for i, c := range ev0.Chans {
+		ws := hist[int32(c)]
+		if ws == nil {
+			ws = []*access{{}}
+		}
+		for _, wr := range ws {
+			if ev0.Effect != indep.Write {
+				sets[i] = append(sets[i], []*node{wr.w})
+				continue
+			}
+			byG := readsByG(wr.reads)
+			pick := make([]int, len(byG))
+			for {
+				rs := []*node{wr.w}
+				for j, p := range pick {
+					if p > 0 {
+						rs = append(rs, byG[j][p-1])
+					}
+				}
+				sets[i] = append(sets[i], rs)
+				j := 0
+				for ; j < len(pick) && pick[j] == len(byG[j]); j++ {
+					pick[j] = 0
+				}
+				if j == len(pick) {
+					break
+				}
+				pick[j]++
+			}
+		}
+	}
+	extra := []*node{nil}
+	for _, lv := range e.levels[:e.depth] {
+		n := lv.ev
+		switch {
+		case n.g == g:
+		case n.ev.Silent && n.ev.With == 0 && sharesChan(&n.ev, &ev0):
+			extra = append(extra, n)
+		case !n.ev.Silent && n.ev.With == g+1 && pred != nil && n.tmax.has(pred):
+			extra = append(extra, n)
+		}
+	}
+	op := chans.OpOf(l, g, chans.NoToken)
+	var buf [8]chans.Outcome
+	pick := make([]int, len(sets))
+	for {
+		base := []*node{cause}
+		for i, j := range pick {
+			base = append(base, sets[i][j]...)
+		}
+		for _, x := range extra {
+			cs := append(base[:len(base):len(base)], x)
+			if old && !slices.ContainsFunc(cs, e.isNew) {
+				continue
+			}
+			h := historyOf(cs)
+			if h.at(g) != pred {
+				continue
+			}
+			st := e.stateAt(h)
+			silent := st.Offers(&op) || op.Kind == event.ChanWait && st.Handed(g)
+			for _, o := range st.Options(&op, buf[:0]) {
+				ev := indep.Of(g, l, o.Alt(), o.With1(), event.Value{})
+				e.chansOf(ev.Chans)
+				ev.Silent = silent
+				var cw []*node
+				if !silent {
+					cw = make([]*node, len(ev.Chans))
+					for i, c := range ev.Chans {
+						cw[i] = latestIn(h, hist[int32(c)])
+					}
+				}
+				e.addChan(g, pred, l, ev, cw, cs)
+			}
+		}
+		i := 0
+		for ; i < len(pick) && pick[i] == len(sets[i])-1; i++ {
+			pick[i] = 0
+		}
+		if i == len(pick) {
+			break
+		}
+		pick[i]++
+	}
+}
+
+// addChan is add for a channel operation, whose latest writes of its
+// channels in the history are cw.
+func (e *Engine) addChan(g int32, pred *node, l *event.Label, ev indep.Event, cw []*node, causes []*node) {
+	for _, m := range maximal(causes) {
+		if !e.u.depEv(ev, m) {
+			return
+		}
+	}
+	e.u.event(g, pred, l, -1, engine.Choice{G: g, Alt: ev.Alt, With: ev.With}, ev, nil, cw, causes)
+}
+
+// stateAt returns the state of the channels after configuration h, a
+// part of the running execution: its channel operations performed again
+// in the execution's order.
+func (e *Engine) stateAt(h front) *chans.State {
+	st := new(chans.State)
+	for i, lv := range e.levels[:e.depth] {
+		if !isChan(lv.lab.Kind) || !h.has(lv.ev) {
+			continue
+		}
+		tok := chans.Token(i)
+		if lv.lab.Kind == event.ChanMake {
+			tok = lv.tok
+		}
+		op := chans.OpOf(&lv.lab, lv.ev.g, tok)
+		st.Apply(&op, chans.Decode(lv.ev.ch.Alt, lv.ev.ch.With))
+	}
+	return st
+}
+
+// latestIn returns the latest of the writes ws of an object that is in
+// configuration h, nil for none.
+func latestIn(h front, ws []*access) *node {
+	for i := len(ws) - 1; i > 0; i-- {
+		if h.has(ws[i].w) {
+			return ws[i].w
+		}
+	}
+	return nil
+}
+
+// sharesChan reports whether a and b touch a common channel.
+func sharesChan(a, b *indep.Event) bool {
+	for _, c := range a.Chans {
+		if slices.Contains(b.Chans, c) {
+			return true
+		}
+	}
+	return false
 }
