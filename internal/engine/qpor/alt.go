@@ -138,6 +138,20 @@ func (e *Engine) spike(x *node, c front, d []*node) []*node {
 			}
 		}
 	}
+	// Writes and the waits of weft.Yield are dependent whatever the
+	// object.
+	var ys []*node
+	switch {
+	case x.obj >= 0 && x.ev.Effect == indep.Write:
+		ys = e.u.awaits
+	case isAwait(&x.lab):
+		ys = e.u.writes
+	}
+	for _, y := range ys {
+		if y.g != x.g {
+			consider(y)
+		}
+	}
 	// So are those on its channels, write by write of each, and those
 	// that take the offer it takes.
 	if x.ev.Silent {

@@ -73,10 +73,15 @@
 // on from the enabled events not in D, as after any clue, which may end
 // sleep-set blocked (1 of 400 random symbolic programs). Bugs stop only
 // their goroutine (engine.Continuer), so that executions stay maximal
-// configurations. weft.Yield is not modelled yet: its wait is dependent
-// with every write to memory, a read of every object, including those
-// made after it, which the per-object trees do not hold; a program that
-// uses it is reported as a Misuse.
+// configurations. The wait of weft.Yield is dependent with every write to
+// memory or a sync object (package indep): it reads every object, those
+// first written after it too, so it hangs in no object's tree. Its
+// immediate causes are the latest write of every object, and the waits
+// are among those of every write, as reads of every write (a wait is
+// the last event of its goroutine in an execution, so an execution has
+// few); the spikes of a wait and of a write look through all the writes
+// and all the waits of the unfolding. qpor tells, as an engine.Awaiter,
+// a wait that spins forever.
 //
 // # Channels
 //

@@ -1,6 +1,7 @@
 package qpor
 
 import (
+	"maps"
 	"slices"
 
 	"weft.dev/weft/internal/chans"
@@ -29,15 +30,20 @@ func (e *Engine) extend(x *engine.Exec) {
 		obj int32
 	}
 	// Name the pending operations' objects first: that may merge names.
-	var pending, pendingChan []op
+	var pending, pendingChan, pendingAwait []op
 	for _, g := range x.G {
-		if g == nil || g.Status != engine.Ready || unsupported(&g.Pending) != "" || g.Pending.Kind == event.Invalid {
+		if g == nil || g.Status != engine.Ready || g.Pending.Kind == event.Invalid {
 			continue
 		}
-		if isChan(g.Pending.Kind) {
+		switch {
+		case isChan(g.Pending.Kind):
 			pendingChan = append(pendingChan, op{g, -1})
-		} else if obj := e.canon(g.ID, &g.Pending); obj >= 0 {
-			pending = append(pending, op{g, obj})
+		case isAwait(&g.Pending):
+			pendingAwait = append(pendingAwait, op{g, -1})
+		default:
+			if obj := e.canon(g.ID, &g.Pending); obj >= 0 {
+				pending = append(pending, op{g, obj})
+			}
 		}
 	}
 	hist := map[int32][]*access{}
@@ -66,7 +72,16 @@ func (e *Engine) extend(x *engine.Exec) {
 		case isChan(lv.lab.Kind) && lv.lab.Kind != event.ChanMake && !(n.ev.Silent && n.ev.With == 0):
 			// A make or an offer has one history: its goroutine's.
 			e.chanOthers(n.g, n.pred(), first, &lv.lab, hist, i < e.fresh)
+		case isAwait(&lv.lab):
+			e.awaitOthers(n.g, n.pred(), first, &lv.lab, hist, i < e.fresh)
 		}
+	}
+	for _, p := range pendingAwait {
+		first := e.last.at(p.g.ID)
+		if first == nil {
+			first = e.spawned.at(p.g.ID)
+		}
+		e.awaitOthers(p.g.ID, e.last.at(p.g.ID), first, &p.g.Pending, hist, false)
 	}
 	for _, p := range pending {
 		first := e.last.at(p.g.ID)
@@ -151,8 +166,14 @@ func (e *Engine) others(g int32, pred, cause *node, l *event.Label, obj int32, h
 				continue
 			}
 			// Every set of the reads of wr.w, as its latest read by each
-			// goroutine (or none): the others are in that one's history.
+			// goroutine (or none): the others are in that one's history;
+			// and of the waits of weft.Yield, which read every object.
 			byG := readsByG(wr.reads)
+			for _, a := range e.awaits {
+				if a.g != g {
+					byG = append(byG, []*node{a})
+				}
+			}
 			pick := make([]int, len(byG)) // into byG[i], plus one; 0: none
 			for {
 				rs, fresh := cs, !old || !e.old(wr.w)
@@ -163,8 +184,12 @@ func (e *Engine) others(g int32, pred, cause *node, l *event.Label, obj int32, h
 						fresh = fresh || e.isNew(r)
 					}
 				}
-				if fresh && historyOf(rs).at(g) == pred {
-					e.add(g, pred, l, obj, ev, ow, rs)
+				// A wait's history may hold a later write of the object:
+				// the operation would come after that one.
+				if fresh {
+					if h := historyOf(rs); h.at(g) == pred && latestIn(h, ws) == ow {
+						e.add(g, pred, l, obj, ev, ow, rs)
+					}
 				}
 				i := 0
 				for ; i < len(pick) && pick[i] == len(byG[i]); i++ {
@@ -381,4 +406,39 @@ func sharesChan(a, b *indep.Event) bool {
 		}
 	}
 	return false
+}
+
+// awaitOthers adds the events of goroutine g's wait of weft.Yield, l,
+// after pred (its previous event, or nil) and cause (pred or its spawn),
+// for every history in the execution whose maximal events it is
+// dependent with: besides cause, a write (or none) of each memory and
+// sync object, as it reads them all. When old, the wait is one of the
+// part of the trail that the previous execution had too, which added its
+// histories made of that part.
+func (e *Engine) awaitOthers(g int32, pred, cause *node, l *event.Label, hist map[int32][]*access, old bool) {
+	var objs [][]*access
+	for _, o := range slices.Sorted(maps.Keys(hist)) {
+		if ws := hist[o]; len(ws) > 1 && ws[1].w.obj >= 0 {
+			objs = append(objs, ws)
+		}
+	}
+	ev := indep.Of(g, l, 0, 0, event.Value{})
+	pick := make([]int, len(objs))
+	for {
+		cs := []*node{cause}
+		for i, j := range pick {
+			cs = append(cs, objs[i][j].w)
+		}
+		if (!old || slices.ContainsFunc(cs, e.isNew)) && historyOf(cs).at(g) == pred {
+			e.add(g, pred, l, -1, ev, nil, cs)
+		}
+		i := 0
+		for ; i < len(pick) && pick[i] == len(objs[i])-1; i++ {
+			pick[i] = 0
+		}
+		if i == len(pick) {
+			break
+		}
+		pick[i]++
+	}
 }

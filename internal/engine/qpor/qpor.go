@@ -84,6 +84,7 @@ type Engine struct {
 	spawned front
 	ended   front
 	takenBy front
+	awaits  []*node // the waits of weft.Yield
 	objs    map[int32]*access
 	local   []int32
 	chanObj map[chans.ID]int32
@@ -121,25 +122,18 @@ func (e *Engine) Begin(x *engine.Exec) bool {
 	x.Model = &e.m.Sym.Model
 	e.depth = 0
 	e.last, e.spawned, e.ended, e.takenBy = e.last[:0], e.spawned[:0], e.ended[:0], e.takenBy[:0]
+	e.awaits = e.awaits[:0]
 	e.objs = map[int32]*access{}
 	e.chanObj = map[chans.ID]int32{}
 	e.local = e.local[:0]
 	return true
 }
 
-// unsupported returns why qpor cannot explore operation l, or "".
-func unsupported(l *event.Label) string {
-	if l.Kind == event.Block && l.Arg == event.Await {
-		return "qpor does not model weft.Yield yet: use condpor, sdpor or mpor"
-	}
-	return ""
-}
-
 // canon returns the canonical object of goroutine g's pending operation l,
 // recording it for the operation (g after its latest event) and for l's
 // local index.
 func (e *Engine) canon(g int32, l *event.Label) int32 {
-	if l.Obj < 0 || l.OKind == event.Chan || unsupported(l) != "" {
+	if l.Obj < 0 || l.OKind == event.Chan {
 		// The runtime's object of a channel operation is the execution's
 		// channels: its channels are named by chanObj.
 		return -1
@@ -179,8 +173,9 @@ func (e *Engine) canon(g int32, l *event.Label) int32 {
 // causes returns the events that must precede goroutine g's operation ev
 // in the running execution: its predecessor (or its spawn), the End it
 // joins, the accesses of its object or channels it does not commute
-// with, the offer it takes, and for a handed wait the event that took
-// the offer.
+// with (for a wait of weft.Yield, the latest write of every object; for
+// a write, the waits too), the offer it takes, and for a handed wait the
+// event that took the offer.
 func (e *Engine) causes(g int32, l *event.Label, ev *indep.Event) []*node {
 	cs := []*node{e.last.at(g)}
 	if cs[0] == nil {
@@ -198,6 +193,15 @@ func (e *Engine) causes(g int32, l *event.Label, ev *indep.Event) []*node {
 		}
 	}
 	switch {
+	case isAwait(l):
+		// A read of every memory and sync object.
+		for _, a := range e.objs {
+			if a.w != nil && a.w.obj >= 0 {
+				cs = append(cs, a.w)
+			}
+		}
+	case ev.Obj >= 0 && ev.Effect == indep.Write:
+		cs = append(cs, e.awaits...)
 	case ev.Silent && ev.With != 0:
 		cs = append(cs, e.takenBy.at(g))
 	case ev.Silent:
@@ -270,12 +274,6 @@ func (e *Engine) enabled(x *engine.Exec) ([]*node, *engine.Decision) {
 	add := func(g *engine.Goroutine) *engine.Decision {
 		if g == nil || g.Status != engine.Ready {
 			return nil
-		}
-		if why := unsupported(&g.Pending); why != "" {
-			// Not an operation of the program that fails: the replay
-			// engine models it, so replaying does not reproduce this.
-			d := engine.Failed(engine.Choice{G: -1}, &engine.Bug{Kind: engine.Misuse, Message: why, G: g.ID, NoReplay: true})
-			return &d
 		}
 		if !e.m.Enabled(x, g) {
 			return nil
@@ -422,6 +420,9 @@ func (e *Engine) perform(x *engine.Exec, n *node) engine.Decision {
 			e.takenBy = e.takenBy.set(n.ev.With-1, n)
 		}
 	}
+	if isAwait(l) {
+		e.awaits = append(e.awaits, n)
+	}
 	lv := &e.levels[e.depth]
 	lv.lab, lv.tok = *l, chans.NoToken
 	n.run, n.pos = e.runs, e.depth
@@ -488,6 +489,12 @@ func (e *Engine) Fault(_ *engine.Exec, g int32, _ *engine.Choice, also []engine.
 
 // Exhaustive implements engine.Engine: every trace was explored.
 func (e *Engine) Exhaustive() bool { return true }
+
+// Spins implements engine.Awaiter.
+func (e *Engine) Spins(_ *engine.Exec, g int32) bool { return e.m.Spins(g) }
+
+// isAwait reports whether l is the wait of weft.Yield.
+func isAwait(l *event.Label) bool { return l.Kind == event.Block && l.Arg == event.Await }
 
 // Clock implements engine.Orderer.
 func (e *Engine) Clock(_ *engine.Exec, g int32) []int32 { return e.m.Clock(g) }

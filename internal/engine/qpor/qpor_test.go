@@ -63,21 +63,38 @@ func TestCounts(t *testing.T) {
 	}
 }
 
-// TestUnsupported: weft.Yield is a Misuse bug that says so, not an
-// exploration that misses what it does.
-func TestUnsupported(t *testing.T) {
-	res, err := weft.Explore(func() {
-		var ready atomic.Bool
-		weft.Go(func() { ready.Store(true) })
-		for !ready.Load() {
-			weft.Yield()
+// TestYield: a spin loop of weft.Yield waits for the write it spins on,
+// and one that spins forever is found.
+func TestYield(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		set  bool // the other goroutine sets the flag
+	}{
+		// One execution each: the wait before the store is not one.
+		{"set", true},
+		{"never set", false},
+	} {
+		for _, eng := range []string{"qpor", "qpor:k=1"} {
+			res, err := weft.Explore(func() {
+				var ready, other atomic.Bool
+				weft.Go(func() {
+					other.Store(true)
+					if tc.set {
+						ready.Store(true)
+					}
+				})
+				for !ready.Load() {
+					weft.Yield()
+				}
+			}, weft.WithEngine(eng))
+			if err != nil {
+				t.Fatal(err)
+			}
+			spins := len(res.Bugs) == 1 && res.Bugs[0].Kind == weft.Deadlock && strings.Contains(res.Bugs[0].Message, "weft.Yield, spinning")
+			if res.Complete != 1 || res.Redundant > 0 || spins == tc.set || tc.set && len(res.Bugs) > 0 {
+				t.Errorf("%s %s: %d complete, %d redundant, bugs %v", tc.name, eng, res.Complete, res.Redundant, res.Bugs)
+			}
 		}
-	}, weft.WithEngine("qpor"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(res.Bugs) != 1 || res.Bugs[0].Kind != weft.Misuse || !strings.Contains(res.Bugs[0].Message, "qpor does not model weft.Yield yet") {
-		t.Errorf("bugs %v, want one Misuse saying that qpor does not model weft.Yield", res.Bugs)
 	}
 }
 

@@ -137,6 +137,9 @@ type unfolding struct {
 	// initial. takers holds the events that take an offer, by the offer.
 	chanAfter map[chanKey]*group
 	takers    map[*node][]*node
+	// writes and awaits hold the writes of memory and sync objects and
+	// the waits of weft.Yield, which are dependent with each of them.
+	writes, awaits []*node
 	// parent is a union-find forest over canonical objects. The runtime
 	// numbers objects in the order an execution first touches them, which
 	// differs between executions; an object is named instead by the
@@ -291,6 +294,12 @@ func (u *unfolding) event(g int32, pred *node, lab *event.Label, obj int32, ch e
 			gr = groupOf(u.initial, u.find(obj))
 		}
 		gr.add(n)
+	}
+	switch {
+	case obj >= 0 && ev.Effect == indep.Write:
+		u.writes = append(u.writes, n)
+	case isAwait(lab):
+		u.awaits = append(u.awaits, n)
 	}
 	if !ev.Silent {
 		for i, c := range ev.Chans {
