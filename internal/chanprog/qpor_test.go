@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"testing"
 
+	"weft.dev/weft"
 	"weft.dev/weft/internal/concolic"
 	"weft.dev/weft/internal/engine"
 	"weft.dev/weft/internal/engine/dfs"
@@ -15,7 +16,8 @@ import (
 // dfs on the generated programs: the same bug kinds (with WithAllBugs),
 // each of dfs's Mazurkiewicz traces (package indep) completed exactly
 // once and nothing else, for every k, and no sleep-set blocked execution
-// when optimal. WEFT_TRACE_PROGRAMS=n compares n programs; seed 11 keeps
+// when optimal; a bug found without WithAllBugs too, and bugs that their
+// replay tokens reproduce. WEFT_TRACE_PROGRAMS=n compares n programs; seed 11 keeps
 // them apart from the other engines' (seed 7).
 func TestTraceEnginesQPOR(t *testing.T) {
 	var s qporFigures
@@ -90,5 +92,26 @@ func (s *qporFigures) compare(t *testing.T, name string, p *Program, limit int) 
 			s.complete[k] += n
 		}
 		s.ssb[k] += got.redundant
+	}
+	if ref.kinds == 0 {
+		return
+	}
+	// The bugs as a user sees them: their replay tokens reproduce them,
+	// and the first is found without WithAllBugs too.
+	var v verdict
+	var results []weft.Result
+	for _, opts := range [][]weft.Option{{weft.WithAllBugs()}, nil} {
+		res, err := weft.Explore(p.Body(), append(opts, weft.WithEngine("qpor"))...)
+		if err != nil {
+			t.Fatalf("%s: qpor: %v", name, err)
+		}
+		results = append(results, res)
+	}
+	if len(results[1].Bugs) == 0 {
+		v.fail(propVerdict, "dfs finds %v, qpor (first bug) nothing", ref.kinds)
+	}
+	checkBugs(&v, p.Body(), results)
+	for _, pr := range v.problems {
+		t.Errorf("%s: %s: %s:\n%s", name, pr.prop, pr.detail, p.GoSource())
 	}
 }

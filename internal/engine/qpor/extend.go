@@ -370,9 +370,11 @@ func (e *Engine) addChan(g int32, pred *node, l *event.Label, ev indep.Event, cw
 
 // stateAt returns the state of the channels after configuration h, a
 // part of the running execution: its channel operations performed again
-// in the execution's order.
+// in the execution's order. The state is the engine's, valid until the
+// next call.
 func (e *Engine) stateAt(h front) *chans.State {
-	st := new(chans.State)
+	st := &e.chanSt
+	st.Reset()
 	for i, lv := range e.levels[:e.depth] {
 		if !isChan(lv.lab.Kind) || !h.has(lv.ev) {
 			continue

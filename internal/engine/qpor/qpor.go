@@ -88,6 +88,9 @@ type Engine struct {
 	objs    map[int32]*access
 	local   []int32
 	chanObj map[chans.ID]int32
+	// chanSt is the state of the channels after a part of the running
+	// execution, for its extensions (stateAt).
+	chanSt chans.State
 	// OnComplete, when set, is called with the equivalence class (package
 	// class) of every execution that ends with every goroutine returned;
 	// OnTrace with its Mazurkiewicz trace (indep.Trace).
