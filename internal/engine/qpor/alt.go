@@ -99,7 +99,7 @@ func (e *Engine) spike(x *node, c front, d []*node) []*node {
 				return
 			}
 		}
-		if !slices.Contains(s, y) { // a taker on its channel too
+		if !slices.Contains(s, y) { // found on two channels, or on one and among the takers
 			s = append(s, y)
 		}
 	}

@@ -23,7 +23,9 @@ import (
 // in C are found per write of its object in C, the paper's cexp(C) walking
 // back a lock's chain generalized to reads and writes. The operation's
 // effect and whether it can happen there depend on the value the history
-// leaves in the object: that of its latest write.
+// leaves in the object: that of its latest write. Channel operations
+// (chanOthers) and the waits of weft.Yield (awaitOthers) have histories
+// of their own kind.
 func (e *Engine) extend(x *engine.Exec) {
 	type op struct {
 		g   *engine.Goroutine
@@ -135,7 +137,7 @@ func (e *Engine) others(g int32, pred, cause *node, l *event.Label, obj int32, h
 		ws = []*access{{}}
 	}
 	for _, wr := range ws {
-		if old && e.old(wr.w) && !slices.ContainsFunc(wr.reads, e.isNew) {
+		if old && e.old(wr.w) && !slices.ContainsFunc(wr.reads, e.isNew) && !slices.ContainsFunc(e.awaits, e.isNew) {
 			continue
 		}
 		cs := []*node{cause, wr.w}

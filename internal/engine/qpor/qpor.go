@@ -101,9 +101,9 @@ type Engine struct {
 type level struct {
 	ev  *node
 	dis []*node
-	// lab is ev's operation in the running execution, whose channel IDs
-	// (ev.lab's are those of the execution that found ev), and tok, the
-	// ID of the channel it made, if any.
+	// lab is ev's operation as the running execution performed it, with
+	// its channel IDs (ev.lab has those of the execution that found ev);
+	// tok is the ID of the channel it made, if any.
 	lab event.Label
 	tok chans.Token
 }

@@ -196,7 +196,7 @@ func (u *unfolding) dep(a, b *node) bool {
 		// operations on no object).
 		return u.find(a.obj) == u.find(b.obj) && (a.ev.Effect == indep.Write || b.ev.Effect == indep.Write)
 	}
-	return u.depEv(a.ev, b) || takesLike(&a.ev, &b.ev)
+	return u.depEv(a.ev, b)
 }
 
 // takesLike reports whether a and b both take an offer of one goroutine.
