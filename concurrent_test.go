@@ -127,7 +127,7 @@ func TestConcurrentChecks(t *testing.T) {
 	}
 	var checks []check
 	alone := map[string]string{}
-	for _, eng := range []string{"condpor", "dfs", "sdpor", "mpor"} {
+	for _, eng := range []string{"condpor", "dfs", "sdpor", "mpor", "qpor"} {
 		for name, body := range concurrentPrograms {
 			c := check{name + "/" + eng, eng, body}
 			checks = append(checks, c)

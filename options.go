@@ -55,13 +55,12 @@ type config struct {
 // partial order reduction) explores the unfolding of the same relation,
 // each trace exactly once and none redundantly; "qpor:k=N" computes
 // cheaper, k-partial alternatives, which may lead to redundant
-// (sleep-set blocked) executions, counted in Result.Redundant. qpor does
-// not model channels and weft.Yield yet: a program that uses them is a
-// Misuse bug. "cdpor" (constrained DPOR) is sdpor exploring by
-// conditional independence: stores of the same value commute, and so do
-// the critical sections that sync.Mutex.LockCommuting declares commuting;
-// it explores, for every trace, an execution that reaches the same state,
-// never more executions than sdpor.
+// (sleep-set blocked) executions, counted in Result.Redundant. "cdpor"
+// (constrained DPOR) is sdpor exploring by conditional independence:
+// stores of the same value commute, and so do the critical sections that
+// sync.Mutex.LockCommuting declares commuting; it explores, for every
+// trace, an execution that reaches the same state, never more executions
+// than sdpor.
 func WithEngine(name string) Option { return func(c *config) { c.engine = name } }
 
 // WithMaxExecutions stops the exploration after n executions; the result is

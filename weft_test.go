@@ -595,9 +595,6 @@ func FuzzPrograms(f *testing.F) {
 				t.Fatalf("%s on\n%v: %+v", eng, p, res)
 			}
 			for _, b := range res.Bugs {
-				if eng == "qpor" && b.Kind == weft.Misuse && strings.HasPrefix(b.Message, "qpor does not model") {
-					continue // channels: no operation of the program, nothing to replay
-				}
 				if b.Replay == "" || b.Kind == weft.Nondeterminism {
 					t.Fatalf("%s on\n%v: bad bug %v", eng, p, b)
 				}

@@ -72,7 +72,7 @@ func TestPool(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			for _, eng := range []string{"condpor", "dfs", "sdpor", "mpor"} {
+			for _, eng := range []string{"condpor", "dfs", "sdpor", "mpor", "qpor"} {
 				got, res := outcomes(t, tc.body, weft.WithEngine(eng))
 				if len(res.Bugs) > 0 {
 					t.Fatalf("%s: %v", eng, res.Bugs)

@@ -297,6 +297,7 @@ type explored struct {
 	classes    map[uint64]int // complete executions (every goroutine returned) by class
 	kinds      kindSet        // of the bugs found
 	executions int
+	redundant  int // dropped: sleep-set blocked or dead ends
 	exhaustive bool
 }
 
@@ -314,7 +315,7 @@ func explore(body func(), limit int, mk func(*concolic.Config, func(uint64)) eng
 	for _, f := range rep.Bugs {
 		x.kinds |= 1 << f.Bug.Kind
 	}
-	x.executions, x.exhaustive = rep.Executions, rep.Exhaustive
+	x.executions, x.redundant, x.exhaustive = rep.Executions, rep.Dropped, rep.Exhaustive
 	return x, nil
 }
 

@@ -13,6 +13,7 @@ import (
 	"weft.dev/weft/internal/engine/qpor"
 	"weft.dev/weft/internal/progtest"
 	"weft.dev/weft/sync"
+	"weft.dev/weft/time"
 )
 
 func withQPOR(k int) func(*concolic.Config, func(uint64), func(uint64)) engine.Engine {
@@ -104,6 +105,10 @@ func TestQPOR(t *testing.T) {
 			Kinds: []progtest.OpKind{progtest.Load, progtest.Store, progtest.Add, progtest.CAS, progtest.Lock, progtest.Go}}, false},
 		{"symbolic", 47, 40, progtest.Config{Goroutines: [2]int{2, 3}, Ops: [2]int{2, 4}, Locs: 2, LockedRatio: 0.1,
 			Kinds: []progtest.OpKind{progtest.Load, progtest.Store, progtest.SymNew, progtest.SymStore, progtest.SymLoad, progtest.SymBranch, progtest.SymAssume}}, true},
+		{"awaits", 53, 60, progtest.Config{Goroutines: [2]int{2, 3}, Ops: [2]int{1, 3}, Locs: 2, LockedRatio: 0.2,
+			Kinds: []progtest.OpKind{progtest.Load, progtest.Store, progtest.Add, progtest.CAS, progtest.Await}}, false},
+		{"channels", 51, 80, progtest.Config{Goroutines: [2]int{2, 3}, Ops: [2]int{1, 3}, Locs: 3,
+			Kinds: []progtest.OpKind{progtest.Load, progtest.Store, progtest.ChanSend, progtest.ChanRecv, progtest.ChanClose, progtest.ChanLen, progtest.ChanSelect}}, false},
 	} {
 		t.Run(c.name, func(t *testing.T) { differentialQPOR(t, c.seed, c.n, c.c, 8, c.symbolic) })
 	}
@@ -183,6 +188,120 @@ func TestQPORSync(t *testing.T) {
 			mu.Lock()
 			mu.Unlock()
 			g.Join()
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ref := explore(tc.body, 200_000, withDFS)
+			if !ref.exhaustive {
+				t.Fatalf("dfs did not finish")
+			}
+			for k := range 4 {
+				got := explore(tc.body, 0, withQPOR(k))
+				if !maps.Equal(got.kinds, ref.kinds) || !maps.Equal(got.traces, mapOnes(ref.traces)) || k == 0 && got.redundant > 0 {
+					t.Errorf("qpor k=%d: kinds %v, %d traces (%d complete), %d redundant; dfs: kinds %v, %d traces",
+						k, got.kinds, len(got.traces), got.complete, got.redundant, ref.kinds, len(ref.traces))
+				}
+			}
+			t.Logf("%d traces, %d of dfs's executions", len(ref.traces), ref.complete)
+		})
+	}
+}
+
+// TestQPORChannels compares qpor (each trace once for every k, none
+// redundant when optimal) with dfs on channel programs progtest does not
+// generate: loops of rendezvous, selects over several channels, with and
+// without default, nil channels, closes racing sends, and what weft
+// builds on channels (sync.Pool's choice, weft/time's clock).
+func TestQPORChannels(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		body func()
+	}{
+		{"pingpong", func() {
+			ping, pong := weft.MakeChan[int](0), weft.MakeChan[int](0)
+			g := weft.Go(func() {
+				for range 3 {
+					v, _ := ping.Recv()
+					pong.Send(v + 1)
+				}
+			})
+			for i := range 3 {
+				ping.Send(i)
+				v, _ := pong.Recv()
+				weft.Assert(v == i+1, "wrong reply")
+			}
+			g.Join()
+		}},
+		{"producers", func() {
+			c := weft.MakeChan[int](2)
+			done := weft.MakeChan[bool](0)
+			for p := range 2 {
+				weft.Go(func() {
+					c.Send(p)
+					c.Send(p + 10)
+					done.Send(true)
+				})
+			}
+			sum := 0
+			for range 4 {
+				v, _ := c.Recv()
+				sum += v
+			}
+			done.Recv()
+			done.Recv()
+			weft.Assert(sum == 22, "lost a value")
+		}},
+		{"select loop", func() {
+			a, b := weft.MakeChan[int](0), weft.MakeChan[int](1)
+			weft.Go(func() { a.Send(1); a.Close() })
+			weft.Go(func() { b.Send(2); b.Send(3) })
+			got := 0
+			for got < 3 {
+				var v int
+				var ok bool
+				switch weft.Select(a.RecvCase(&v, &ok), b.RecvCase(&v, &ok)) {
+				case 0:
+					if !ok {
+						a = nil // a nil channel is never ready
+						continue
+					}
+				}
+				got++
+			}
+		}},
+		{"select default", func() {
+			c := weft.MakeChan[int](0)
+			d := weft.MakeChan[int](1)
+			weft.Go(func() {
+				weft.Select(c.SendCase(1), weft.Default())
+				d.Send(1)
+			})
+			weft.Select(c.RecvCase(nil, nil), d.RecvCase(nil, nil), weft.Default())
+			weft.Select(c.RecvCase(nil, nil), d.RecvCase(nil, nil), weft.Default())
+		}},
+		{"close races send", func() {
+			c := weft.MakeChan[int](1)
+			g := weft.Go(func() { c.Send(1) })
+			weft.Go(func() { _ = c.Len() })
+			c.Close()
+			g.Join()
+		}},
+		{"pool", func() {
+			var p sync.Pool
+			var wg sync.WaitGroup
+			wg.Add(1)
+			weft.Go(func() { p.Put(1); wg.Done() })
+			p.Put(2)
+			_ = p.Get()
+			wg.Wait()
+		}},
+		{"timeout", func() {
+			reply := weft.MakeChan[int](0)
+			weft.Go(func() {
+				time.Sleep(2 * time.Second)
+				weft.Select(reply.SendCase(42), weft.Default())
+			})
+			weft.Select(reply.RecvCase(nil, nil), time.After(time.Second).RecvCase(nil, nil))
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -99,7 +99,9 @@ func (e *Engine) spike(x *node, c front, d []*node) []*node {
 				return
 			}
 		}
-		s = append(s, y)
+		if !slices.Contains(s, y) { // found on two channels, or on one and among the takers
+			s = append(s, y)
+		}
 	}
 	// Conflicting events of x's goroutine compatible with c follow the
 	// same predecessor.
@@ -133,6 +135,54 @@ func (e *Engine) spike(x *node, c front, d []*node) []*node {
 			}
 			if w == nil {
 				break
+			}
+		}
+	}
+	// Writes and the waits of weft.Yield are dependent whatever the
+	// object.
+	var ys []*node
+	switch {
+	case x.obj >= 0 && x.ev.Effect == indep.Write:
+		ys = e.u.awaits
+	case isAwait(&x.lab):
+		ys = e.u.writes
+	}
+	for _, y := range ys {
+		if y.g != x.g {
+			consider(y)
+		}
+	}
+	// So are those on its channels, write by write of each, and those
+	// that take the offer it takes.
+	if x.ev.Silent {
+		return s
+	}
+	for i, c := range x.ev.Chans {
+		for w := x.chanW[i]; ; w = w.chanW[slices.Index(w.ev.Chans, c)] {
+			gr := e.u.initial[int32(c)]
+			if w != nil {
+				gr = e.u.chanAfter[chanKey{w, int32(c)}]
+			}
+			if gr != nil {
+				ys := gr.writes
+				if x.ev.Effect == indep.Write {
+					ys = append(slices.Clip(ys), gr.reads...)
+				}
+				for _, y := range ys {
+					if y.g != x.g {
+						consider(y)
+					}
+				}
+			}
+			if w == nil {
+				break
+			}
+		}
+	}
+	if x.ev.With != 0 {
+		for _, y := range e.u.takers[x.tmax.at(x.ev.With-1)] {
+			if y.g != x.g {
+				consider(y)
 			}
 		}
 	}

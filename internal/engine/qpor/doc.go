@@ -73,7 +73,69 @@
 // on from the enabled events not in D, as after any clue, which may end
 // sleep-set blocked (1 of 400 random symbolic programs). Bugs stop only
 // their goroutine (engine.Continuer), so that executions stay maximal
-// configurations. Channels, and what weft builds on them (sync.Pool,
-// the clock of weft/time), and weft.Yield are not modelled yet: a program
-// that uses them is reported as a Misuse.
+// configurations. The wait of weft.Yield is dependent with every write to
+// memory or a sync object (package indep): it reads every object, those
+// first written after it too, so it hangs in no object's tree. Its
+// immediate causes are the latest write of every object, and the waits
+// are among those of every write, as reads of every write (a wait is
+// the last event of its goroutine in an execution, so an execution has
+// few); the spikes of a wait and of a write look through all the writes
+// and all the waits of the unfolding. qpor tells, as an engine.Awaiter,
+// a wait that spins forever.
+//
+// # Channels
+//
+// Channel operations are the steps of package chans, under indep's
+// relation. An event is a step with its outcome (the case taken, and the
+// goroutine whose offer it takes, if any): a make; an offer, the silent
+// first step of a blocking operation with a case on an unbuffered
+// channel; a completion (a send, receive, close, len, a select taking a
+// case or its default, the wait of an offer that completes on its own);
+// or a handed wait, the silent second step of a goroutine whose offer
+// another took.
+//
+// A channel is an object, named by its make event: the runtime's name for
+// it, the step that made it, differs between executions. A completion
+// touches every channel of its cases (a select several, the wait of a
+// select all of its own), writing them, except len, which reads its
+// channel; a make touches none (its channel is new). Its immediate causes
+// are, as for memory, in every channel it touches, the latest write and,
+// for a write, the lens of that write: an event on several channels hangs
+// in the tree of each after its write there (the general case of
+// unfoldings: an event has a predecessor in every object it touches).
+// Silent steps touch no channel: an offer is dependent only with the
+// events that take it, which have it as a cause, and a handed wait only
+// with its taker, its cause. Package indep finds two takers of one offer
+// through different channels of a select independent, but they cannot
+// both happen: qpor makes the takers of one goroutine's offers dependent,
+// which orders no two events of an execution that were not ordered (the
+// takers of two offers are, through the handed wait between), and makes
+// two takers of one offer conflict.
+//
+// Conflicts are decided as for memory, on the goroutines' chains and the
+// dependency of the events beyond the common part, whatever the objects:
+// two events of one goroutine after one predecessor, two writes of a
+// channel (or a write and a len) after one write of it, two takers of one
+// offer. The comb's spike for an event of D looks for the events in
+// immediate conflict with it in the tree of each of its channels and among
+// the takers of its offer.
+//
+// What a channel operation can do after a history (the values buffered,
+// a close, the offers standing) depends on all the channel operations of
+// the history; the extensions of an execution (ex(C)) are found for each
+// history of an operation made of its causes (for each channel, a write
+// and reads of it; an offer it may take, or the taker of its own) by
+// performing the history's channel operations again, in the execution's
+// order, which orders any part of it, and asking chans for the outcomes.
+//
+// Optimal qpor stays optimal because completeness (Theorem 2) and the
+// optimality of alternatives (§3) use only that dependent events of a
+// configuration are ordered, that independent events do not change
+// whether an event is enabled nor its outcome, and that conflict is
+// decided exactly. Package chans gives the second: an offer makes no case
+// ready for a default, so only a taker, which depends on it, sees it.
+// Theorem 6's reduction of conflict to the trees of the objects holds for
+// events in several trees (a conflict is in one of them): every pair of
+// dependent events on channels is in a channel's tree or a set of takers,
+// where the spikes look.
 package qpor

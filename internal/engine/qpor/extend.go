@@ -1,8 +1,10 @@
 package qpor
 
 import (
+	"maps"
 	"slices"
 
+	"weft.dev/weft/internal/chans"
 	"weft.dev/weft/internal/engine"
 	"weft.dev/weft/internal/event"
 	"weft.dev/weft/internal/indep"
@@ -21,51 +23,67 @@ import (
 // in C are found per write of its object in C, the paper's cexp(C) walking
 // back a lock's chain generalized to reads and writes. The operation's
 // effect and whether it can happen there depend on the value the history
-// leaves in the object: that of its latest write.
+// leaves in the object: that of its latest write. Channel operations
+// (chanOthers) and the waits of weft.Yield (awaitOthers) have histories
+// of their own kind.
 func (e *Engine) extend(x *engine.Exec) {
 	type op struct {
 		g   *engine.Goroutine
 		obj int32
 	}
 	// Name the pending operations' objects first: that may merge names.
-	var pending []op
+	var pending, pendingChan, pendingAwait []op
 	for _, g := range x.G {
-		if g == nil || g.Status != engine.Ready || unsupported(&g.Pending) != "" || g.Pending.Kind == event.Invalid {
+		if g == nil || g.Status != engine.Ready || g.Pending.Kind == event.Invalid {
 			continue
 		}
-		if obj := e.canon(g.ID, &g.Pending); obj >= 0 {
-			pending = append(pending, op{g, obj})
+		switch {
+		case isChan(g.Pending.Kind):
+			pendingChan = append(pendingChan, op{g, -1})
+		case isAwait(&g.Pending):
+			pendingAwait = append(pendingAwait, op{g, -1})
+		default:
+			if obj := e.canon(g.ID, &g.Pending); obj >= 0 {
+				pending = append(pending, op{g, obj})
+			}
 		}
 	}
 	hist := map[int32][]*access{}
 	for _, lv := range e.levels[:e.depth] {
 		n := lv.ev
+		if !n.ev.Silent {
+			for _, c := range n.ev.Chans {
+				hist[int32(c)] = appendAccess(hist[int32(c)], n)
+			}
+		}
 		if n.obj < 0 {
 			continue
 		}
 		r := e.u.find(n.obj)
-		ws := hist[r]
-		if ws == nil {
-			ws = []*access{{}}
-		}
-		switch n.ev.Effect {
-		case indep.Write:
-			ws = append(ws, &access{w: n})
-		case indep.Read:
-			last := ws[len(ws)-1]
-			last.reads = append(last.reads, n)
-		}
-		hist[r] = ws
+		hist[r] = appendAccess(hist[r], n)
 	}
 	for i, lv := range e.levels[:e.depth] {
 		n := lv.ev
-		if n.obj >= 0 {
-			first := n.pred()
-			if first == nil {
-				first = e.spawned.at(n.g)
-			}
-			e.others(n.g, n.pred(), first, &n.lab, n.obj, hist, i < e.fresh)
+		first := n.pred()
+		if first == nil {
+			first = e.spawned.at(n.g)
 		}
+		switch {
+		case n.obj >= 0:
+			e.others(n.g, n.pred(), first, &n.lab, n.obj, hist, i < e.fresh)
+		case isChan(lv.lab.Kind) && lv.lab.Kind != event.ChanMake && !(n.ev.Silent && n.ev.With == 0):
+			// A make or an offer has one history: its goroutine's.
+			e.chanOthers(n.g, n.pred(), first, &lv.lab, hist, i < e.fresh)
+		case isAwait(&lv.lab):
+			e.awaitOthers(n.g, n.pred(), first, &lv.lab, hist, i < e.fresh)
+		}
+	}
+	for _, p := range pendingAwait {
+		first := e.last.at(p.g.ID)
+		if first == nil {
+			first = e.spawned.at(p.g.ID)
+		}
+		e.awaitOthers(p.g.ID, e.last.at(p.g.ID), first, &p.g.Pending, hist, false)
 	}
 	for _, p := range pending {
 		first := e.last.at(p.g.ID)
@@ -74,6 +92,38 @@ func (e *Engine) extend(x *engine.Exec) {
 		}
 		e.others(p.g.ID, e.last.at(p.g.ID), first, &p.g.Pending, p.obj, hist, false)
 	}
+	for _, p := range pendingChan {
+		first := e.last.at(p.g.ID)
+		if first == nil {
+			first = e.spawned.at(p.g.ID)
+		}
+		e.chanOthers(p.g.ID, e.last.at(p.g.ID), first, &p.g.Pending, hist, false)
+	}
+}
+
+// isChan reports whether operations of kind k are channel operations.
+func isChan(k event.Kind) bool {
+	switch k {
+	case event.ChanMake, event.ChanSend, event.ChanRecv, event.ChanClose, event.ChanLen, event.ChanWait, event.Select:
+		return true
+	}
+	return false
+}
+
+// appendAccess adds n, an access of an object, to the accesses ws of the
+// object so far, by write.
+func appendAccess(ws []*access, n *node) []*access {
+	if ws == nil {
+		ws = []*access{{}}
+	}
+	switch n.ev.Effect {
+	case indep.Write:
+		ws = append(ws, &access{w: n})
+	case indep.Read:
+		last := ws[len(ws)-1]
+		last.reads = append(last.reads, n)
+	}
+	return ws
 }
 
 // others adds the events of goroutine g's operation l on object obj, after
@@ -87,7 +137,7 @@ func (e *Engine) others(g int32, pred, cause *node, l *event.Label, obj int32, h
 		ws = []*access{{}}
 	}
 	for _, wr := range ws {
-		if old && e.old(wr.w) && !slices.ContainsFunc(wr.reads, e.isNew) {
+		if old && e.old(wr.w) && !slices.ContainsFunc(wr.reads, e.isNew) && !slices.ContainsFunc(e.awaits, e.isNew) {
 			continue
 		}
 		cs := []*node{cause, wr.w}
@@ -118,8 +168,14 @@ func (e *Engine) others(g int32, pred, cause *node, l *event.Label, obj int32, h
 				continue
 			}
 			// Every set of the reads of wr.w, as its latest read by each
-			// goroutine (or none): the others are in that one's history.
+			// goroutine (or none): the others are in that one's history;
+			// and of the waits of weft.Yield, which read every object.
 			byG := readsByG(wr.reads)
+			for _, a := range e.awaits {
+				if a.g != g {
+					byG = append(byG, []*node{a})
+				}
+			}
 			pick := make([]int, len(byG)) // into byG[i], plus one; 0: none
 			for {
 				rs, fresh := cs, !old || !e.old(wr.w)
@@ -130,8 +186,12 @@ func (e *Engine) others(g int32, pred, cause *node, l *event.Label, obj int32, h
 						fresh = fresh || e.isNew(r)
 					}
 				}
-				if fresh && historyOf(rs).at(g) == pred {
-					e.add(g, pred, l, obj, ev, ow, rs)
+				// A wait's history may hold a later write of the object:
+				// the operation would come after that one.
+				if fresh {
+					if h := historyOf(rs); h.at(g) == pred && latestIn(h, ws) == ow {
+						e.add(g, pred, l, obj, ev, ow, rs)
+					}
 				}
 				i := 0
 				for ; i < len(pick) && pick[i] == len(byG[i]); i++ {
@@ -155,7 +215,7 @@ func (e *Engine) add(g int32, pred *node, l *event.Label, obj int32, ev indep.Ev
 			return
 		}
 	}
-	e.u.event(g, pred, l, obj, engine.Choice{G: g, Alt: ev.Alt}, ev, ow, causes)
+	e.u.event(g, pred, l, obj, engine.Choice{G: g, Alt: ev.Alt, With: ev.With}, ev, ow, nil, causes)
 }
 
 // historyOf returns the configuration that is the union of the local
@@ -194,4 +254,195 @@ func readsByG(reads []*node) [][]*node {
 		out[i] = append(out[i], r)
 	}
 	return out
+}
+
+// chanOthers adds the events of goroutine g's channel operation l, after
+// pred (its previous event, or nil) and cause (pred or its spawn), for every
+// history in the execution whose maximal events it is dependent with. Those
+// are, besides cause, for each of its channels a write of it and, as it
+// writes, any set of the reads of that write (as for memory), and at most
+// one of: an offer of another goroutine on one of its channels, which it
+// may take, or the event that took g's own offer, for its handed wait.
+// What the operation can do after a history depends on every channel
+// operation in it (values buffered, closes, offers standing): it is found
+// by performing them again, in the execution's order. When old, the
+// operation is one of the part of the trail that the previous execution
+// had too, which added its histories made of that part.
+func (e *Engine) chanOthers(g int32, pred, cause *node, l *event.Label, hist map[int32][]*access, old bool) {
+	ev0 := indep.Of(g, l, 0, 0, event.Value{})
+	e.chansOf(ev0.Chans)
+	// sets[i] holds the sets of causes on channel i to choose from.
+	sets := make([][][]*node, len(ev0.Chans))
+	for i, c := range ev0.Chans {
+		ws := hist[int32(c)]
+		if ws == nil {
+			ws = []*access{{}}
+		}
+		for _, wr := range ws {
+			if ev0.Effect != indep.Write {
+				sets[i] = append(sets[i], []*node{wr.w})
+				continue
+			}
+			byG := readsByG(wr.reads)
+			pick := make([]int, len(byG))
+			for {
+				rs := []*node{wr.w}
+				for j, p := range pick {
+					if p > 0 {
+						rs = append(rs, byG[j][p-1])
+					}
+				}
+				sets[i] = append(sets[i], rs)
+				j := 0
+				for ; j < len(pick) && pick[j] == len(byG[j]); j++ {
+					pick[j] = 0
+				}
+				if j == len(pick) {
+					break
+				}
+				pick[j]++
+			}
+		}
+	}
+	extra := []*node{nil}
+	for _, lv := range e.levels[:e.depth] {
+		n := lv.ev
+		switch {
+		case n.g == g:
+		case n.ev.Silent && n.ev.With == 0 && sharesChan(&n.ev, &ev0):
+			extra = append(extra, n)
+		case !n.ev.Silent && n.ev.With == g+1 && pred != nil && n.tmax.has(pred):
+			extra = append(extra, n)
+		}
+	}
+	op := chans.OpOf(l, g, chans.NoToken)
+	var buf [8]chans.Outcome
+	pick := make([]int, len(sets))
+	for {
+		base := []*node{cause}
+		for i, j := range pick {
+			base = append(base, sets[i][j]...)
+		}
+		for _, x := range extra {
+			cs := append(base[:len(base):len(base)], x)
+			if old && !slices.ContainsFunc(cs, e.isNew) {
+				continue
+			}
+			h := historyOf(cs)
+			if h.at(g) != pred {
+				continue
+			}
+			st := e.stateAt(h)
+			silent := st.Offers(&op) || op.Kind == event.ChanWait && st.Handed(g)
+			for _, o := range st.Options(&op, buf[:0]) {
+				ev := indep.Of(g, l, o.Alt(), o.With1(), event.Value{})
+				e.chansOf(ev.Chans)
+				ev.Silent = silent
+				var cw []*node
+				if !silent {
+					cw = make([]*node, len(ev.Chans))
+					for i, c := range ev.Chans {
+						cw[i] = latestIn(h, hist[int32(c)])
+					}
+				}
+				e.addChan(g, pred, l, ev, cw, cs)
+			}
+		}
+		i := 0
+		for ; i < len(pick) && pick[i] == len(sets[i])-1; i++ {
+			pick[i] = 0
+		}
+		if i == len(pick) {
+			break
+		}
+		pick[i]++
+	}
+}
+
+// addChan is add for a channel operation, whose latest writes of its
+// channels in the history are cw.
+func (e *Engine) addChan(g int32, pred *node, l *event.Label, ev indep.Event, cw []*node, causes []*node) {
+	for _, m := range maximal(causes) {
+		if !e.u.depEv(ev, m) {
+			return
+		}
+	}
+	e.u.event(g, pred, l, -1, engine.Choice{G: g, Alt: ev.Alt, With: ev.With}, ev, nil, cw, causes)
+}
+
+// stateAt returns the state of the channels after configuration h, a
+// part of the running execution: its channel operations performed again
+// in the execution's order. The state is the engine's, valid until the
+// next call.
+func (e *Engine) stateAt(h front) *chans.State {
+	st := &e.chanSt
+	st.Reset()
+	for i, lv := range e.levels[:e.depth] {
+		if !isChan(lv.lab.Kind) || !h.has(lv.ev) {
+			continue
+		}
+		tok := chans.Token(i)
+		if lv.lab.Kind == event.ChanMake {
+			tok = lv.tok
+		}
+		op := chans.OpOf(&lv.lab, lv.ev.g, tok)
+		st.Apply(&op, chans.Decode(lv.ev.ch.Alt, lv.ev.ch.With))
+	}
+	return st
+}
+
+// latestIn returns the latest of the writes ws of an object that is in
+// configuration h, nil for none.
+func latestIn(h front, ws []*access) *node {
+	for i := len(ws) - 1; i > 0; i-- {
+		if h.has(ws[i].w) {
+			return ws[i].w
+		}
+	}
+	return nil
+}
+
+// sharesChan reports whether a and b touch a common channel.
+func sharesChan(a, b *indep.Event) bool {
+	for _, c := range a.Chans {
+		if slices.Contains(b.Chans, c) {
+			return true
+		}
+	}
+	return false
+}
+
+// awaitOthers adds the events of goroutine g's wait of weft.Yield, l,
+// after pred (its previous event, or nil) and cause (pred or its spawn),
+// for every history in the execution whose maximal events it is
+// dependent with: besides cause, a write (or none) of each memory and
+// sync object, as it reads them all. When old, the wait is one of the
+// part of the trail that the previous execution had too, which added its
+// histories made of that part.
+func (e *Engine) awaitOthers(g int32, pred, cause *node, l *event.Label, hist map[int32][]*access, old bool) {
+	var objs [][]*access
+	for _, o := range slices.Sorted(maps.Keys(hist)) {
+		if ws := hist[o]; len(ws) > 1 && ws[1].w.obj >= 0 {
+			objs = append(objs, ws)
+		}
+	}
+	ev := indep.Of(g, l, 0, 0, event.Value{})
+	pick := make([]int, len(objs))
+	for {
+		cs := []*node{cause}
+		for i, j := range pick {
+			cs = append(cs, objs[i][j].w)
+		}
+		if (!old || slices.ContainsFunc(cs, e.isNew)) && historyOf(cs).at(g) == pred {
+			e.add(g, pred, l, -1, ev, nil, cs)
+		}
+		i := 0
+		for ; i < len(pick) && pick[i] == len(objs[i])-1; i++ {
+			pick[i] = 0
+		}
+		if i == len(pick) {
+			break
+		}
+		pick[i]++
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"weft.dev/weft/internal/chans"
 	"weft.dev/weft/internal/engine"
 	"weft.dev/weft/internal/event"
 	"weft.dev/weft/internal/indep"
@@ -62,7 +63,8 @@ type Engine struct {
 	rootObj int32 // canonical object of the body's first operation
 	// levels is the trail: the event chosen at each depth of the running
 	// execution (nil: to be chosen from target) and the events of D added
-	// at that depth (the earlier choices there).
+	// at that depth (the earlier choices there), with the operation as the
+	// running execution performed it.
 	levels []level
 	// d is D: the events of the levels' dis, in order (a stack, as the
 	// trail is one).
@@ -74,13 +76,21 @@ type Engine struct {
 	// those the running execution replays from the previous one.
 	runs, fresh int
 	// The running execution: by goroutine, its latest event, its spawn,
-	// its End; by canonical object root, its latest write and the reads
-	// of that write; by local object index, its canonical object.
+	// its End, the event that took its offer; by canonical object root
+	// (memory or channel), its latest write and the reads of that write;
+	// by local object index, its canonical object; by channel ID, the
+	// channel's canonical object.
 	last    front
 	spawned front
 	ended   front
+	takenBy front
+	awaits  []*node // the waits of weft.Yield
 	objs    map[int32]*access
 	local   []int32
+	chanObj map[chans.ID]int32
+	// chanSt is the state of the channels after a part of the running
+	// execution, for its extensions (stateAt).
+	chanSt chans.State
 	// OnComplete, when set, is called with the equivalence class (package
 	// class) of every execution that ends with every goroutine returned;
 	// OnTrace with its Mazurkiewicz trace (indep.Trace).
@@ -91,6 +101,11 @@ type Engine struct {
 type level struct {
 	ev  *node
 	dis []*node
+	// lab is ev's operation as the running execution performed it, with
+	// its channel IDs (ev.lab has those of the execution that found ev);
+	// tok is the ID of the channel it made, if any.
+	lab event.Label
+	tok chans.Token
 }
 
 // access is what an execution did to an object so far.
@@ -109,30 +124,21 @@ func (e *Engine) Begin(x *engine.Exec) bool {
 	e.m.Reset()
 	x.Model = &e.m.Sym.Model
 	e.depth = 0
-	e.last, e.spawned, e.ended = e.last[:0], e.spawned[:0], e.ended[:0]
+	e.last, e.spawned, e.ended, e.takenBy = e.last[:0], e.spawned[:0], e.ended[:0], e.takenBy[:0]
+	e.awaits = e.awaits[:0]
 	e.objs = map[int32]*access{}
+	e.chanObj = map[chans.ID]int32{}
 	e.local = e.local[:0]
 	return true
-}
-
-// unsupported returns why qpor cannot explore operation l, or "".
-func unsupported(l *event.Label) string {
-	switch l.Kind {
-	case event.ChanMake, event.ChanSend, event.ChanRecv, event.ChanClose, event.ChanLen, event.ChanWait, event.Select:
-		return "qpor does not model channels yet: use condpor, sdpor or mpor"
-	case event.Block:
-		if l.Arg == event.Await {
-			return "qpor does not model weft.Yield yet: use condpor, sdpor or mpor"
-		}
-	}
-	return ""
 }
 
 // canon returns the canonical object of goroutine g's pending operation l,
 // recording it for the operation (g after its latest event) and for l's
 // local index.
 func (e *Engine) canon(g int32, l *event.Label) int32 {
-	if l.Obj < 0 || unsupported(l) != "" {
+	if l.Obj < 0 || l.OKind == event.Chan {
+		// The runtime's object of a channel operation is the execution's
+		// channels: its channels are named by chanObj.
 		return -1
 	}
 	var rec *int32
@@ -169,7 +175,10 @@ func (e *Engine) canon(g int32, l *event.Label) int32 {
 
 // causes returns the events that must precede goroutine g's operation ev
 // in the running execution: its predecessor (or its spawn), the End it
-// joins, and the accesses of its object it does not commute with.
+// joins, the accesses of its object or channels it does not commute
+// with (for a wait of weft.Yield, the latest write of every object; for
+// a write, the waits too), the offer it takes, and for a handed wait the
+// event that took the offer.
 func (e *Engine) causes(g int32, l *event.Label, ev *indep.Event) []*node {
 	cs := []*node{e.last.at(g)}
 	if cs[0] == nil {
@@ -186,7 +195,61 @@ func (e *Engine) causes(g int32, l *event.Label, ev *indep.Event) []*node {
 			}
 		}
 	}
+	switch {
+	case isAwait(l):
+		// A read of every memory and sync object.
+		for _, a := range e.objs {
+			if a.w != nil && a.w.obj >= 0 {
+				cs = append(cs, a.w)
+			}
+		}
+	case ev.Obj >= 0 && ev.Effect == indep.Write:
+		cs = append(cs, e.awaits...)
+	case ev.Silent && ev.With != 0:
+		cs = append(cs, e.takenBy.at(g))
+	case ev.Silent:
+	default:
+		for _, c := range ev.Chans {
+			if a := e.objs[int32(c)]; a != nil {
+				cs = append(cs, a.w)
+				if ev.Effect == indep.Write {
+					cs = append(cs, a.reads...)
+				}
+			}
+		}
+		if ev.With != 0 {
+			// The partner waits: its latest event is its offer.
+			cs = append(cs, e.last.at(ev.With-1))
+		}
+	}
 	return cs
+}
+
+// chansOf replaces the channel IDs of the running execution in cs by
+// their canonical objects.
+func (e *Engine) chansOf(cs []chans.ID) {
+	for i, c := range cs {
+		o, ok := e.chanObj[c]
+		if !ok {
+			o = -1 // made in another execution: closing it panics
+		}
+		cs[i] = chans.ID(o)
+	}
+}
+
+// chanWrites returns the latest write of each channel of ev (canonical)
+// in the running execution, nil for none.
+func (e *Engine) chanWrites(ev *indep.Event) []*node {
+	if ev.Silent || len(ev.Chans) == 0 {
+		return nil
+	}
+	cw := make([]*node, len(ev.Chans))
+	for i, c := range ev.Chans {
+		if a := e.objs[int32(c)]; a != nil {
+			cw[i] = a.w
+		}
+	}
+	return cw
 }
 
 // eventOf returns the event of g performing its pending operation with
@@ -198,11 +261,12 @@ func (e *Engine) eventOf(g *engine.Goroutine, ch engine.Choice) (*node, bool) {
 	if ev.Obj >= 0 {
 		ev.Obj = obj
 	}
+	e.chansOf(ev.Chans)
 	var ow *node
 	if obj >= 0 && e.objs[e.u.find(obj)] != nil {
 		ow = e.objs[e.u.find(obj)].w
 	}
-	return e.u.event(g.ID, e.last.at(g.ID), l, obj, ch, ev, ow, e.causes(g.ID, l, &ev))
+	return e.u.event(g.ID, e.last.at(g.ID), l, obj, ch, ev, ow, e.chanWrites(&ev), e.causes(g.ID, l, &ev))
 }
 
 // enabled returns the events enabled now (en(C)), those of the goroutine
@@ -213,12 +277,6 @@ func (e *Engine) enabled(x *engine.Exec) ([]*node, *engine.Decision) {
 	add := func(g *engine.Goroutine) *engine.Decision {
 		if g == nil || g.Status != engine.Ready {
 			return nil
-		}
-		if why := unsupported(&g.Pending); why != "" {
-			// Not an operation of the program that fails: the replay
-			// engine models it, so replaying does not reproduce this.
-			d := engine.Failed(engine.Choice{G: -1}, &engine.Bug{Kind: engine.Misuse, Message: why, G: g.ID, NoReplay: true})
-			return &d
 		}
 		if !e.m.Enabled(x, g) {
 			return nil
@@ -348,11 +406,37 @@ func (e *Engine) perform(x *engine.Exec, n *node) engine.Decision {
 			a.reads = append(a.reads, n)
 		}
 	}
+	if !n.ev.Silent {
+		for _, c := range n.ev.Chans {
+			a := e.objs[int32(c)]
+			if a == nil {
+				a = &access{}
+				e.objs[int32(c)] = a
+			}
+			if n.ev.Effect == indep.Write {
+				a.w, a.reads = n, nil
+			} else {
+				a.reads = append(a.reads, n)
+			}
+		}
+		if n.ev.With != 0 {
+			e.takenBy = e.takenBy.set(n.ev.With-1, n)
+		}
+	}
+	if isAwait(l) {
+		e.awaits = append(e.awaits, n)
+	}
+	lv := &e.levels[e.depth]
+	lv.lab, lv.tok = *l, chans.NoToken
 	n.run, n.pos = e.runs, e.depth
 	e.depth++
 	b := e.m.Perform(x, g, n.ch)
 	if n.obj >= 0 {
 		n.post = e.m.Value(l)
+	}
+	if l.Kind == event.ChanMake {
+		lv.tok = chans.Token(g.Result.V.N)
+		e.chanObj[chans.ID(lv.tok)] = n.made
 	}
 	if b != nil {
 		n.bug = true
@@ -408,6 +492,12 @@ func (e *Engine) Fault(_ *engine.Exec, g int32, _ *engine.Choice, also []engine.
 
 // Exhaustive implements engine.Engine: every trace was explored.
 func (e *Engine) Exhaustive() bool { return true }
+
+// Spins implements engine.Awaiter.
+func (e *Engine) Spins(_ *engine.Exec, g int32) bool { return e.m.Spins(g) }
+
+// isAwait reports whether l is the wait of weft.Yield.
+func isAwait(l *event.Label) bool { return l.Kind == event.Block && l.Arg == event.Await }
 
 // Clock implements engine.Orderer.
 func (e *Engine) Clock(_ *engine.Exec, g int32) []int32 { return e.m.Clock(g) }

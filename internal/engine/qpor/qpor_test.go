@@ -63,33 +63,118 @@ func TestCounts(t *testing.T) {
 	}
 }
 
-// TestUnsupported: channels and weft.Yield are a Misuse bug that says so,
-// not an exploration that misses what they do.
-func TestUnsupported(t *testing.T) {
+// TestYield: a spin loop of weft.Yield waits for the write it spins on,
+// and one that spins forever is found.
+func TestYield(t *testing.T) {
 	for _, tc := range []struct {
-		name, want string
-		body       func()
+		name string
+		set  bool // the other goroutine sets the flag
 	}{
-		{"channel", "qpor does not model channels yet", func() {
-			c := weft.MakeChan[int](1)
-			g := weft.Go(func() { c.Send(1) })
-			c.Recv()
-			g.Join()
-		}},
-		{"yield", "qpor does not model weft.Yield yet", func() {
-			var ready atomic.Bool
-			weft.Go(func() { ready.Store(true) })
-			for !ready.Load() {
-				weft.Yield()
-			}
-		}},
+		// One execution each: the wait before the store is not one.
+		{"set", true},
+		{"never set", false},
 	} {
-		res, err := weft.Explore(tc.body, weft.WithEngine("qpor"))
-		if err != nil {
-			t.Fatal(err)
+		for _, eng := range []string{"qpor", "qpor:k=1"} {
+			res, err := weft.Explore(func() {
+				var ready, other atomic.Bool
+				weft.Go(func() {
+					other.Store(true)
+					if tc.set {
+						ready.Store(true)
+					}
+				})
+				for !ready.Load() {
+					weft.Yield()
+				}
+			}, weft.WithEngine(eng))
+			if err != nil {
+				t.Fatal(err)
+			}
+			spins := len(res.Bugs) == 1 && res.Bugs[0].Kind == weft.Deadlock && strings.Contains(res.Bugs[0].Message, "weft.Yield, spinning")
+			if res.Complete != 1 || res.Redundant > 0 || spins == tc.set || tc.set && len(res.Bugs) > 0 {
+				t.Errorf("%s %s: %d complete, %d redundant, bugs %v", tc.name, eng, res.Complete, res.Redundant, res.Bugs)
+			}
 		}
-		if len(res.Bugs) != 1 || res.Bugs[0].Kind != weft.Misuse || !strings.Contains(res.Bugs[0].Message, tc.want) {
-			t.Errorf("%s: bugs %v, want one Misuse saying %q", tc.name, res.Bugs, tc.want)
+	}
+}
+
+// TestChannels checks the executions of channel programs whose traces
+// are known, for every k: each trace once, none redundant when optimal.
+func TestChannels(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		body   func()
+		traces int
+		bug    weft.BugKind // the kind of the bug every exploration finds, -1 for none
+	}{
+		{"ping-pong", func() {
+			ping, pong := weft.MakeChan[int](0), weft.MakeChan[int](0)
+			g := weft.Go(func() {
+				for {
+					v, ok := ping.Recv()
+					if !ok {
+						return
+					}
+					pong.Send(v * 2)
+				}
+			})
+			for i := range 4 {
+				ping.Send(i)
+				v, _ := pong.Recv()
+				weft.Assert(v == 2*i, "wrong reply")
+			}
+			ping.Close()
+			g.Join()
+		}, 1, -1},
+		{"select between two senders", func() {
+			a, b := weft.MakeChan[int](0), weft.MakeChan[int](0)
+			weft.Go(func() { a.Send(1) })
+			weft.Go(func() { b.Send(2) })
+			if weft.Select(a.RecvCase(nil, nil), b.RecvCase(nil, nil)) == 0 {
+				b.Recv()
+			} else {
+				a.Recv()
+			}
+		}, 2, -1},
+		{"producer-consumer", func() {
+			c := weft.MakeChan[int](1)
+			weft.Go(func() {
+				for i := range 3 {
+					c.Send(i)
+				}
+				c.Close()
+			})
+			for next := 0; ; next++ {
+				v, ok := c.Recv()
+				if !ok {
+					break
+				}
+				weft.Assert(v == next, "out of order")
+			}
+		}, 2, -1}, // the last receive of a value before or after the close
+		{"close racing a send", func() {
+			c := weft.MakeChan[int](1)
+			weft.Go(func() { c.Send(1) })
+			c.Close()
+		}, 2, weft.Panic}, // the send before the close, or after it: a panic
+	} {
+		for _, eng := range []string{"qpor", "qpor:k=1", "qpor:k=2", "qpor:k=3"} {
+			res, err := weft.Explore(tc.body, weft.WithEngine(eng), weft.WithAllBugs())
+			if err != nil {
+				t.Fatal(err)
+			}
+			var kinds []weft.BugKind
+			for _, b := range res.Bugs {
+				kinds = append(kinds, b.Kind)
+			}
+			switch {
+			case res.Complete != tc.traces || !res.Exhaustive:
+				t.Errorf("%s %s: %d complete executions, exhaustive %v; want %d", tc.name, eng, res.Complete, res.Exhaustive, tc.traces)
+			case tc.bug < 0 && len(kinds) > 0 || tc.bug >= 0 && (len(kinds) != 1 || kinds[0] != tc.bug):
+				t.Errorf("%s %s: bugs %v, want kind %v", tc.name, eng, res.Bugs, tc.bug)
+			case eng == "qpor" && res.Redundant > 0:
+				t.Errorf("%s %s: %d redundant executions, want none", tc.name, eng, res.Redundant)
+			}
 		}
 	}
 }

@@ -39,8 +39,15 @@ type node struct {
 	// the event is in D at the current depth of the trail.
 	kids []*node
 	inD  bool
-	// owrite is the latest write of obj in the history, nil for none.
+	// owrite is the latest write of obj in the history, nil for none;
+	// chanW holds the latest write of each of the channels the event
+	// touches (ev.Chans, unless it is silent), nil for none.
 	owrite *node
+	chanW  []*node
+	// made is the canonical object of the channel a ChanMake makes, -1
+	// for other events: an execution finds a channel under the ID the
+	// runtime gives it there, the step that made it.
+	made int32
 	// nextObj is the canonical object of g's operation after this one,
 	// childObj that of the first operation of the goroutine this spawns,
 	// or -1 while unknown: a deterministic program's next operation is a
@@ -125,6 +132,14 @@ type unfolding struct {
 	// object after a configuration are among those after its writes.
 	after   map[*node]*group
 	initial map[int32]*group
+	// chanAfter is after for channels, by write and channel (a select
+	// writes several); their events with no write before are in
+	// initial. takers holds the events that take an offer, by the offer.
+	chanAfter map[chanKey]*group
+	takers    map[*node][]*node
+	// writes and awaits hold the writes of memory and sync objects and
+	// the waits of weft.Yield, which are dependent with each of them.
+	writes, awaits []*node
 	// parent is a union-find forest over canonical objects. The runtime
 	// numbers objects in the order an execution first touches them, which
 	// differs between executions; an object is named instead by the
@@ -135,7 +150,14 @@ type unfolding struct {
 }
 
 func newUnfolding() *unfolding {
-	return &unfolding{events: map[key]*node{}, firsts: map[int32][]*node{}, after: map[*node]*group{}, initial: map[int32]*group{}}
+	return &unfolding{events: map[key]*node{}, firsts: map[int32][]*node{}, after: map[*node]*group{}, initial: map[int32]*group{},
+		chanAfter: map[chanKey]*group{}, takers: map[*node][]*node{}}
+}
+
+// chanKey names the events on channel c after its write w.
+type chanKey struct {
+	w *node
+	c int32
 }
 
 func (u *unfolding) newObj() int32 {
@@ -177,6 +199,16 @@ func (u *unfolding) dep(a, b *node) bool {
 	return u.depEv(a.ev, b)
 }
 
+// takesLike reports whether a and b both take an offer of one goroutine.
+// Package indep finds them independent when they take it through
+// different channels of a select, but they cannot both take one offer,
+// and takers of two offers of a goroutine are causally ordered by its
+// handed wait: that dependency changes no trace, and it makes two
+// takers of one offer conflict.
+func takesLike(a, b *indep.Event) bool {
+	return a.With != 0 && a.With == b.With && !a.Silent && !b.Silent
+}
+
 // depEv reports whether operation x (with a canonical object) and b's are
 // dependent.
 func (u *unfolding) depEv(x indep.Event, b *node) bool {
@@ -187,7 +219,7 @@ func (u *unfolding) depEv(x indep.Event, b *node) bool {
 	if y.Obj >= 0 {
 		y.Obj = u.find(y.Obj)
 	}
-	return indep.Dependent(&x, &y)
+	return indep.Dependent(&x, &y) || takesLike(&x, &y)
 }
 
 // maximal returns the events of cs that no other one causally follows,
@@ -215,10 +247,10 @@ func maximal(cs []*node) []*node {
 // event returns the event of goroutine g performing lab with outcome ch and
 // effect ev after the history whose maximal events are among causes, which
 // holds g's previous event (if any) and in which ow is the latest write of
-// obj (nil: none). It is created if new. ok is false when
-// an event of that name exists with another operation: the program is not
-// deterministic.
-func (u *unfolding) event(g int32, pred *node, lab *event.Label, obj int32, ch engine.Choice, ev indep.Event, ow *node, causes []*node) (n *node, ok bool) {
+// obj (nil: none) and cw those of ev.Chans. It is created if new. ok is
+// false when an event of that name exists with another operation: the
+// program is not deterministic.
+func (u *unfolding) event(g int32, pred *node, lab *event.Label, obj int32, ch engine.Choice, ev indep.Event, ow *node, cw []*node, causes []*node) (n *node, ok bool) {
 	causes = maximal(causes)
 	ids := make([]int32, len(causes))
 	for i, c := range causes {
@@ -233,7 +265,10 @@ func (u *unfolding) event(g int32, pred *node, lab *event.Label, obj int32, ch e
 	if n := u.events[k]; n != nil {
 		return n, n.lab.Kind == lab.Kind && n.lab.Op == lab.Op && n.ev.Effect == ev.Effect
 	}
-	n = &node{id: int32(len(u.events)), g: g, ch: ch, lab: *lab, obj: obj, ev: ev, owrite: ow, nextObj: -1, childObj: -1}
+	n = &node{id: int32(len(u.events)), g: g, ch: ch, lab: *lab, obj: obj, ev: ev, owrite: ow, chanW: cw, made: -1, nextObj: -1, childObj: -1}
+	if lab.Kind == event.ChanMake {
+		n.made = u.newObj()
+	}
 	for _, c := range causes {
 		n.tmax = n.tmax.merge(c.tmax)
 	}
@@ -258,13 +293,37 @@ func (u *unfolding) event(g int32, pred *node, lab *event.Label, obj int32, ch e
 		} else {
 			gr = groupOf(u.initial, u.find(obj))
 		}
-		if ev.Effect == indep.Write {
-			gr.writes = append(gr.writes, n)
-		} else {
-			gr.reads = append(gr.reads, n)
+		gr.add(n)
+	}
+	switch {
+	case obj >= 0 && ev.Effect == indep.Write:
+		u.writes = append(u.writes, n)
+	case isAwait(lab):
+		u.awaits = append(u.awaits, n)
+	}
+	if !ev.Silent {
+		for i, c := range ev.Chans {
+			gr := groupOf(u.initial, int32(c))
+			if cw[i] != nil {
+				gr = groupOf(u.chanAfter, chanKey{cw[i], int32(c)})
+			}
+			gr.add(n)
+		}
+		if ev.With != 0 {
+			o := n.tmax.at(ev.With - 1) // the offer it takes
+			u.takers[o] = append(u.takers[o], n)
 		}
 	}
 	return n, true
+}
+
+// add adds n to the writes or the reads of the group.
+func (gr *group) add(n *node) {
+	if n.ev.Effect == indep.Write {
+		gr.writes = append(gr.writes, n)
+	} else {
+		gr.reads = append(gr.reads, n)
+	}
 }
 
 // group is the events on an object after one write of it (or none),
