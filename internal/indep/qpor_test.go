@@ -190,20 +190,7 @@ func TestQPORSync(t *testing.T) {
 			g.Join()
 		}},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			ref := explore(tc.body, 200_000, withDFS)
-			if !ref.exhaustive {
-				t.Fatalf("dfs did not finish")
-			}
-			for k := range 4 {
-				got := explore(tc.body, 0, withQPOR(k))
-				if !maps.Equal(got.kinds, ref.kinds) || !maps.Equal(got.traces, mapOnes(ref.traces)) || k == 0 && got.redundant > 0 {
-					t.Errorf("qpor k=%d: kinds %v, %d traces (%d complete), %d redundant; dfs: kinds %v, %d traces",
-						k, got.kinds, len(got.traces), got.complete, got.redundant, ref.kinds, len(ref.traces))
-				}
-			}
-			t.Logf("%d traces, %d of dfs's executions", len(ref.traces), ref.complete)
-		})
+		t.Run(tc.name, func(t *testing.T) { eachTraceOnce(t, tc.body) })
 	}
 }
 
@@ -304,20 +291,7 @@ func TestQPORChannels(t *testing.T) {
 			weft.Select(reply.RecvCase(nil, nil), time.After(time.Second).RecvCase(nil, nil))
 		}},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			ref := explore(tc.body, 200_000, withDFS)
-			if !ref.exhaustive {
-				t.Fatalf("dfs did not finish")
-			}
-			for k := range 4 {
-				got := explore(tc.body, 0, withQPOR(k))
-				if !maps.Equal(got.kinds, ref.kinds) || !maps.Equal(got.traces, mapOnes(ref.traces)) || k == 0 && got.redundant > 0 {
-					t.Errorf("qpor k=%d: kinds %v, %d traces (%d complete), %d redundant; dfs: kinds %v, %d traces",
-						k, got.kinds, len(got.traces), got.complete, got.redundant, ref.kinds, len(ref.traces))
-				}
-			}
-			t.Logf("%d traces, %d of dfs's executions", len(ref.traces), ref.complete)
-		})
+		t.Run(tc.name, func(t *testing.T) { eachTraceOnce(t, tc.body) })
 	}
 }
 
@@ -328,4 +302,23 @@ func mapOnes(m map[uint64]int) map[uint64]int {
 		out[h] = 1
 	}
 	return out
+}
+
+// eachTraceOnce checks that qpor, for k = 0 (optimal) to 3, finds dfs's
+// bug kinds and explores each of dfs's traces exactly once, with no
+// redundant execution when optimal.
+func eachTraceOnce(t *testing.T, body func()) {
+	t.Helper()
+	ref := explore(body, 200_000, withDFS)
+	if !ref.exhaustive {
+		t.Fatalf("dfs did not finish")
+	}
+	for k := range 4 {
+		got := explore(body, 0, withQPOR(k))
+		if !maps.Equal(got.kinds, ref.kinds) || !maps.Equal(got.traces, mapOnes(ref.traces)) || k == 0 && got.redundant > 0 {
+			t.Errorf("qpor k=%d: kinds %v, %d traces (%d complete), %d redundant; dfs: kinds %v, %d traces",
+				k, got.kinds, len(got.traces), got.complete, got.redundant, ref.kinds, len(ref.traces))
+		}
+	}
+	t.Logf("%d traces, %d of dfs's executions", len(ref.traces), ref.complete)
 }

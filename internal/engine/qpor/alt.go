@@ -103,6 +103,23 @@ func (e *Engine) spike(x *node, c front, d []*node) []*node {
 			s = append(s, y)
 		}
 	}
+	// inGroup considers the events of other goroutines after one write of
+	// an object or a channel of x's that write it, and those that read it
+	// when x writes.
+	inGroup := func(gr *group) {
+		if gr == nil {
+			return
+		}
+		ys := gr.writes
+		if x.ev.Effect == indep.Write {
+			ys = append(slices.Clip(ys), gr.reads...)
+		}
+		for _, y := range ys {
+			if y.g != x.g {
+				consider(y)
+			}
+		}
+	}
 	// Conflicting events of x's goroutine compatible with c follow the
 	// same predecessor.
 	sibs := e.u.firsts[x.g]
@@ -122,17 +139,7 @@ func (e *Engine) spike(x *node, c front, d []*node) []*node {
 			if w != nil {
 				gr = e.u.after[w]
 			}
-			if gr != nil {
-				ys := gr.writes
-				if x.ev.Effect == indep.Write {
-					ys = append(slices.Clip(ys), gr.reads...)
-				}
-				for _, y := range ys {
-					if y.g != x.g {
-						consider(y)
-					}
-				}
-			}
+			inGroup(gr)
 			if w == nil {
 				break
 			}
@@ -163,17 +170,7 @@ func (e *Engine) spike(x *node, c front, d []*node) []*node {
 			if w != nil {
 				gr = e.u.chanAfter[chanKey{w, int32(c)}]
 			}
-			if gr != nil {
-				ys := gr.writes
-				if x.ev.Effect == indep.Write {
-					ys = append(slices.Clip(ys), gr.reads...)
-				}
-				for _, y := range ys {
-					if y.g != x.g {
-						consider(y)
-					}
-				}
-			}
+			inGroup(gr)
 			if w == nil {
 				break
 			}
