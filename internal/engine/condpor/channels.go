@@ -119,13 +119,16 @@ import (
 // revisit's write, which the write's revisit of the operation where it
 // stood before also gives (lingering).
 //
-// One family of duplicates is left: an operation whose outcome reads two
-// writes of goroutines that do not see each other is revisited by them in
-// either order, and both routes count (sendAfterSendAndRecv and
+// Two families of duplicates are left. An operation whose outcome reads
+// two writes of goroutines that do not see each other is revisited by them
+// in either order, and both routes count (sendAfterSendAndRecv and
 // sendAfterTwoRevisits in package chanprog's stillOpen). Neither order
 // alone reaches every class (fixing it by the goroutines' order missed
 // classes on the random programs), so a rule needs the order the
-// intermediate outcomes allow.
+// intermediate outcomes allow. And a wait takes a case both by the revisit
+// of the write that makes it ready and by the repair of a steal back, when
+// the goroutine whose offer it had taken completes on its own
+// (handOrStealBack in knownGaps).
 
 // isChan reports whether operations of kind k act on the channels.
 func isChan(k event.Kind) bool {
