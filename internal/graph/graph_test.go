@@ -315,6 +315,32 @@ func TestAcyclicOps(t *testing.T) {
 	}
 }
 
+// TestReadsOf checks ReadsOf, which scans the reads of a location that has
+// few and searches the index of one that has many, against a scan.
+func TestReadsOf(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	for n := range 300 {
+		data := make([]byte, 2*(1+rng.IntN(10+n)))
+		for i := range data {
+			data[i] = byte(rng.IntN(256))
+		}
+		g := buildAll(data)
+		for l := range g.Locs {
+			for _, w := range append([]Pos{Init}, g.Locs[l].Co...) {
+				var want []Pos
+				for _, r := range g.Locs[l].Reads {
+					if g.Ev(r).RF == w {
+						want = append(want, r)
+					}
+				}
+				if got := g.ReadsOf(int32(l), w); !slices.Equal(got, want) {
+					t.Fatalf("ReadsOf(%d, %v) = %v, want %v\n%v", l, w, got, want, g)
+				}
+			}
+		}
+	}
+}
+
 // opOnCycle reports whether the operation whose first event is p is on a
 // cycle of opSuccsBy's edges.
 func opOnCycle(g *Graph, p Pos) bool {
