@@ -699,12 +699,12 @@ func (g *Graph) CutToStamp(s int32) {
 		th.Events = th.Events[:n]
 	}
 	g.Order = g.Order[:s+1]
-	g.Choices = g.keep(g.Choices)
-	g.joins = g.keep(g.joins)
+	g.Choices = g.keepAdded(g.Choices)
+	g.joins = g.keepAdded(g.joins)
 	for l := range g.Locs {
 		loc := &g.Locs[l]
 		loc.Co = g.keep(loc.Co)
-		loc.Reads = g.keep(loc.Reads)
+		loc.Reads = g.keepAdded(loc.Reads)
 		if loc.indexed {
 			loc.byRF = g.keep(loc.byRF)
 			loc.byThread = g.keep(loc.byThread)
@@ -729,6 +729,17 @@ func (g *Graph) keep(ps []Pos) []Pos {
 		}
 	}
 	return out
+}
+
+// keepAdded is keep for ps in the order the events were added, whose
+// events the graph no longer has are a suffix: it runs for every
+// alternative the engine explores.
+func (g *Graph) keepAdded(ps []Pos) []Pos {
+	n := len(ps)
+	for n > 0 && !g.Has(ps[n-1]) {
+		n--
+	}
+	return ps[:n]
 }
 
 // Copy returns a copy of the graph restricted to the events in view v (one
