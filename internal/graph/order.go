@@ -151,14 +151,14 @@ func (c *cycleSearch) expand(q Pos) bool {
 		switch ev.Kind {
 		case Spawn:
 			if t := ev.Lab.Arg; int(t) < len(g.Threads) && len(g.Threads[t].Events) > 0 {
-				if c.push(q, end, Pos{T: t}) {
+				if c.pushOp(Pos{T: t}) {
 					return true
 				}
 			}
 		case End:
 			x := Pos{T: q.T, I: i}
 			for _, j := range g.joins {
-				if g.Ev(j).RF == x && c.push(q, end, j) {
+				if g.Ev(j).RF == x && c.pushOp(j) {
 					return true
 				}
 			}
@@ -192,7 +192,7 @@ func (c *cycleSearch) expand(q Pos) bool {
 		}
 	}
 	if int(end) < len(evs) {
-		return c.push(q, end, Pos{T: q.T, I: end})
+		return c.pushOp(Pos{T: q.T, I: end})
 	}
 	return false
 }
@@ -204,7 +204,13 @@ func (c *cycleSearch) push(q Pos, end int32, s Pos) bool {
 	if s.T == q.T && s.I >= q.I && s.I < end {
 		return false
 	}
-	s = c.g.Leader(s)
+	return c.pushOp(c.g.Leader(s))
+}
+
+// pushOp is push for s, the first event of another operation than the
+// one expanded (the next one in its goroutine, the first of a goroutine it
+// spawns, a join of its end): no Leader to look for.
+func (c *cycleSearch) pushOp(s Pos) bool {
 	if s == c.p {
 		return true
 	}
