@@ -479,17 +479,18 @@ func (g *Graph) CoMax(l int32) Pos {
 	return co[len(co)-1]
 }
 
-// newView allocates a view of n entries from the graph's slab. Views of
-// existing events keep the slab arrays they were cut from when it grows,
-// and a slab is never reused: copies of the graph share its views.
-func (g *Graph) newView(n int) []int32 {
+// newView allocates a view of n entries from the graph's slab, a copy of
+// base (at most n entries) and -1 beyond. Views of existing events keep
+// the slab arrays they were cut from when it grows, and a slab is never
+// reused: copies of the graph share its views.
+func (g *Graph) newView(n int, base []int32) []int32 {
 	if len(g.slab)+n > cap(g.slab) {
 		g.slab = make([]int32, 0, max(1024, 2*n, 2*cap(g.slab)))
 	}
 	start := len(g.slab)
 	g.slab = g.slab[:start+n]
 	v := g.slab[start : start+n : start+n]
-	for i := range v {
+	for i := copy(v, base); i < n; i++ {
 		v[i] = -1
 	}
 	return v
@@ -570,11 +571,12 @@ func (g *Graph) computeViews(p Pos, sync bool) {
 	if src != nil {
 		n = max(n, len(src.View))
 	}
-	view, hb := g.newView(n), g.newView(n)
+	// A view starts as its program-order predecessor's.
+	var pv, ph []int32
 	if pe != nil {
-		join(view, pe.View)
-		join(hb, pe.HB)
+		pv, ph = pe.View, pe.HB
 	}
+	view, hb := g.newView(n, pv), g.newView(n, ph)
 	if src != nil {
 		join(view, src.View)
 		if sync || ev.Kind == Join {
