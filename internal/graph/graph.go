@@ -209,8 +209,21 @@ func searchPos(ps []Pos, p Pos) (int, bool) {
 
 // ReadsOf returns the reads of location l that read w, in the order they
 // were added. The slice belongs to the graph: it must not be changed, and
-// holds until the graph changes.
+// holds until the graph changes or ReadsOf is called again.
 func (g *Graph) ReadsOf(l int32, w Pos) []Pos {
+	if reads := g.Locs[l].Reads; len(reads) <= scanned {
+		// Scanned: a forward revisit changes a read's write, and sorting
+		// the reads into the index again after each, for the next call,
+		// was a sixteenth of fib_bench's instructions.
+		out := g.readsOf[:0]
+		for _, r := range reads {
+			if g.Ev(r).RF == w {
+				out = append(out, r)
+			}
+		}
+		g.readsOf = out
+		return out[:len(out):len(out)]
+	}
 	rs := g.index(l).byRF
 	i, j := g.rfRun(rs, w)
 	return rs[i:j:j]
@@ -345,6 +358,9 @@ type Graph struct {
 	// third of the bytes fib_bench allocated.
 	seen  []bool
 	stack []Pos
+	// readsOf holds what ReadsOf returned last for a location with few
+	// reads.
+	readsOf []Pos
 }
 
 // New returns the graph with no event.
@@ -467,17 +483,18 @@ func (g *Graph) CoMax(l int32) Pos {
 	return co[len(co)-1]
 }
 
-// newView allocates a view of n entries from the graph's slab. Views of
-// existing events keep the slab arrays they were cut from when it grows,
-// and a slab is never reused: copies of the graph share its views.
-func (g *Graph) newView(n int) []int32 {
+// newView allocates a view of n entries from the graph's slab, a copy of
+// base (at most n entries) and -1 beyond. Views of existing events keep
+// the slab arrays they were cut from when it grows, and a slab is never
+// reused: copies of the graph share its views.
+func (g *Graph) newView(n int, base []int32) []int32 {
 	if len(g.slab)+n > cap(g.slab) {
 		g.slab = make([]int32, 0, max(1024, 2*n, 2*cap(g.slab)))
 	}
 	start := len(g.slab)
 	g.slab = g.slab[:start+n]
 	v := g.slab[start : start+n : start+n]
-	for i := range v {
+	for i := copy(v, base); i < n; i++ {
 		v[i] = -1
 	}
 	return v
@@ -558,11 +575,12 @@ func (g *Graph) computeViews(p Pos, sync bool) {
 	if src != nil {
 		n = max(n, len(src.View))
 	}
-	view, hb := g.newView(n), g.newView(n)
+	// A view starts as its program-order predecessor's.
+	var pv, ph []int32
 	if pe != nil {
-		join(view, pe.View)
-		join(hb, pe.HB)
+		pv, ph = pe.View, pe.HB
 	}
+	view, hb := g.newView(n, pv), g.newView(n, ph)
 	if src != nil {
 		join(view, src.View)
 		if sync || ev.Kind == Join {
@@ -687,12 +705,12 @@ func (g *Graph) CutToStamp(s int32) {
 		th.Events = th.Events[:n]
 	}
 	g.Order = g.Order[:s+1]
-	g.Choices = g.keep(g.Choices)
-	g.joins = g.keep(g.joins)
+	g.Choices = g.keepAdded(g.Choices)
+	g.joins = g.keepAdded(g.joins)
 	for l := range g.Locs {
 		loc := &g.Locs[l]
 		loc.Co = g.keep(loc.Co)
-		loc.Reads = g.keep(loc.Reads)
+		loc.Reads = g.keepAdded(loc.Reads)
 		if loc.indexed {
 			loc.byRF = g.keep(loc.byRF)
 			loc.byThread = g.keep(loc.byThread)
@@ -717,6 +735,17 @@ func (g *Graph) keep(ps []Pos) []Pos {
 		}
 	}
 	return out
+}
+
+// keepAdded is keep for ps in the order the events were added, whose
+// events the graph no longer has are a suffix: it runs for every
+// alternative the engine explores.
+func (g *Graph) keepAdded(ps []Pos) []Pos {
+	n := len(ps)
+	for n > 0 && !g.Has(ps[n-1]) {
+		n--
+	}
+	return ps[:n]
 }
 
 // Copy returns a copy of the graph restricted to the events in view v (one

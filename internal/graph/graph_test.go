@@ -13,11 +13,19 @@ import (
 // goroutine (spawning goroutines on the way), reading from or placing in
 // coherence among the existing writes of a location as the bytes say.
 func build(data []byte) *Graph {
-	g := New()
-	threads := 1
 	if len(data) > 80 {
 		data = data[:80] // checking views is cubic: keep graphs small
 	}
+	return buildAll(data)
+}
+
+// buildAll is build without the bound on the size of the graph. Some reads
+// only order their event after their write (Joins), and some writes are
+// updates: a read and the write that continues its operation, placed right
+// after the write read.
+func buildAll(data []byte) *Graph {
+	g := New()
+	threads := 1
 	for len(data) >= 2 {
 		a, b := data[0], data[1]
 		data = data[2:]
@@ -45,18 +53,40 @@ func build(data []byte) *Graph {
 			if rf.T == t && !rf.IsInit() {
 				rf = Init
 			}
-			g.Add(t, Event{Kind: Read, Loc: loc, RF: rf}, b%2 == 0)
-		default: // write, placed after a random write
-			co := g.Loc(loc).Co
-			p := g.Add(t, Event{Kind: Write, Loc: loc, Val: event.Value{N: uint64(b)}}, false)
-			pred := Init
-			if n := len(co); n > 0 && b/5%2 == 0 {
-				pred = co[int(b/10)%n]
+			g.Add(t, Event{Kind: Read, Loc: loc, RF: rf, Joins: b/75 == 3}, b%2 == 0)
+		case 3:
+			if b/5%3 != 2 {
+				addWrite(g, t, loc, b)
+				continue
 			}
-			g.InsertCo(p, pred)
+			co := g.Loc(loc).Co
+			rf := Init
+			if n := len(co); n > 0 {
+				rf = co[int(b/15)%n]
+			}
+			if rf.T == t && !rf.IsInit() {
+				rf = Init
+			}
+			g.Add(t, Event{Kind: Read, RMW: true, Loc: loc, RF: rf}, true)
+			w := g.Add(t, Event{Kind: Write, RMW: true, Cont: true, Loc: loc, Val: event.Value{N: uint64(b)}}, false)
+			g.InsertCo(w, rf)
+		default:
+			addWrite(g, t, loc, b)
 		}
 	}
 	return g
+}
+
+// addWrite adds a write to loc by goroutine t, placed after a random write
+// as b says.
+func addWrite(g *Graph, t, loc int32, b byte) {
+	co := g.Loc(loc).Co
+	p := g.Add(t, Event{Kind: Write, Loc: loc, Val: event.Value{N: uint64(b)}}, false)
+	pred := Init
+	if n := len(co); n > 0 && b/5%2 == 0 {
+		pred = co[int(b/10)%n]
+	}
+	g.InsertCo(p, pred)
 }
 
 // reaches computes porf (program order, reads-from, spawn) reachability by
@@ -231,7 +261,9 @@ func FuzzGraph(f *testing.F) {
 	})
 }
 
-// TestAcyclic checks Acyclic against a search for cycles in random graphs.
+// TestAcyclic checks Acyclic against a search for cycles in random graphs,
+// event by event, and against opSuccsBy's edges between operations in
+// graphs large enough for the reads of a location to be indexed.
 func TestAcyclic(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	for range 300 {
@@ -240,8 +272,10 @@ func TestAcyclic(t *testing.T) {
 			data[i] = byte(rng.IntN(256))
 		}
 		g := build(data)
+		updates := slices.ContainsFunc(g.Order, func(p Pos) bool { return g.Ev(p).Cont })
 		for _, p := range g.Order {
-			if got, want := g.Acyclic(p), !onCycle(g, p); got != want {
+			// With updates, the search is by operation: see TestAcyclicOps.
+			if got, want := g.Acyclic(p), !onCycle(g, p); got != want && !updates {
 				t.Fatalf("Acyclic(%v) = %v, want %v\n%v", p, got, want, g)
 			}
 		}
@@ -260,6 +294,76 @@ func TestAcyclic(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestAcyclicOps checks Acyclic against a search along opSuccsBy's edges in
+// random graphs with updates, large enough for the reads of a location to
+// be indexed.
+func TestAcyclicOps(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for n := range 300 {
+		data := make([]byte, 2*(1+rng.IntN(10+n)))
+		for i := range data {
+			data[i] = byte(rng.IntN(256))
+		}
+		g := buildAll(data)
+		for _, p := range g.Order {
+			if got, want := g.Acyclic(p), !opOnCycle(g, g.Leader(p)); got != want {
+				t.Fatalf("Acyclic(%v) = %v, want %v\n%v", p, got, want, g)
+			}
+		}
+	}
+}
+
+// TestReadsOf checks ReadsOf, which scans the reads of a location that has
+// few and searches the index of one that has many, against a scan.
+func TestReadsOf(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	for n := range 300 {
+		data := make([]byte, 2*(1+rng.IntN(10+n)))
+		for i := range data {
+			data[i] = byte(rng.IntN(256))
+		}
+		g := buildAll(data)
+		for l := range g.Locs {
+			for _, w := range append([]Pos{Init}, g.Locs[l].Co...) {
+				var want []Pos
+				for _, r := range g.Locs[l].Reads {
+					if g.Ev(r).RF == w {
+						want = append(want, r)
+					}
+				}
+				if got := g.ReadsOf(int32(l), w); !slices.Equal(got, want) {
+					t.Fatalf("ReadsOf(%d, %v) = %v, want %v\n%v", l, w, got, want, g)
+				}
+			}
+		}
+	}
+}
+
+// opOnCycle reports whether the operation whose first event is p is on a
+// cycle of opSuccsBy's edges.
+func opOnCycle(g *Graph, p Pos) bool {
+	seen := map[Pos]bool{}
+	var visit func(q Pos) bool
+	visit = func(q Pos) bool {
+		found := false
+		g.opSuccsBy(q, all, g.CoIndex, nil, func(s Pos) {
+			if found {
+				return
+			}
+			if s == p {
+				found = true
+				return
+			}
+			if !seen[s] {
+				seen[s] = true
+				found = visit(s)
+			}
+		})
+		return found
+	}
+	return visit(p)
 }
 
 func onCycle(g *Graph, p Pos) bool {
@@ -287,7 +391,7 @@ func onCycle(g *Graph, p Pos) bool {
 
 func allAcyclic(g *Graph) bool {
 	for _, p := range g.Order {
-		if onCycle(g, p) {
+		if opOnCycle(g, g.Leader(p)) {
 			return false
 		}
 	}

@@ -85,13 +85,9 @@ func (g *Graph) coSuccIn(l int32, i int, in func(Pos) bool) (Pos, bool) {
 
 func all(Pos) bool { return true }
 
-// opSuccs calls f with the first event of every operation that must come
-// after the operation whose first event is p: the operation is one node,
-// its edges those of its events, not counting those between them.
-func (g *Graph) opSuccs(p Pos, in func(Pos) bool, f func(Pos)) {
-	g.opSuccsBy(p, in, g.CoIndex, nil, f)
-}
-
+// opSuccsBy calls f with the first event of every operation that must
+// come after the operation whose first event is p: the operation is one
+// node, its edges those of its events, not counting those between them.
 func (g *Graph) opSuccsBy(p Pos, in func(Pos) bool, coIndex func(int32, Pos) int, joins map[Pos][]Pos, f func(Pos)) {
 	end := g.OpEnd(p)
 	for i := p.I; i < end; i++ {
@@ -112,6 +108,10 @@ func (g *Graph) opSuccsBy(p Pos, in func(Pos) bool, coIndex func(int32, Pos) int
 // from-read, spawn and join edges goes through the operation of p: the
 // check of sequential consistency after p's edges changed in a graph that
 // was consistent.
+//
+// It is opSuccsBy's search written out, without its closures: it runs for
+// nearly every alternative the engine explores, and was a seventh of the
+// instructions of a run of fib_bench.
 func (g *Graph) Acyclic(p Pos) bool {
 	p = g.Leader(p)
 	seen := g.seen[:0]
@@ -121,23 +121,104 @@ func (g *Graph) Acyclic(p Pos) bool {
 		seen = seen[:len(g.Order)]
 		clear(seen)
 	}
-	stack := append(g.stack[:0], p)
+	c := cycleSearch{g: g, p: p, seen: seen, stack: append(g.stack[:0], p)}
 	cycle := false
-	for len(stack) > 0 && !cycle {
-		q := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		g.opSuccs(q, all, func(s Pos) {
-			if s == p {
-				cycle = true
-			}
-			if st := g.Ev(s).Stamp; !seen[st] {
-				seen[st] = true
-				stack = append(stack, s)
-			}
-		})
+	for len(c.stack) > 0 && !cycle {
+		q := c.stack[len(c.stack)-1]
+		c.stack = c.stack[:len(c.stack)-1]
+		cycle = c.expand(q)
 	}
-	g.seen, g.stack = seen, stack
+	g.seen, g.stack = c.seen, c.stack
 	return !cycle
+}
+
+// cycleSearch is the state of Acyclic's search from the operation p.
+type cycleSearch struct {
+	g     *Graph
+	p     Pos
+	seen  []bool // by stamp of an operation's first event
+	stack []Pos
+}
+
+// expand pushes the operations that must come after the operation whose
+// first event is q, and reports whether p is one of them.
+func (c *cycleSearch) expand(q Pos) bool {
+	g := c.g
+	evs := g.Threads[q.T].Events
+	end := g.OpEnd(q)
+	for i := q.I; i < end; i++ {
+		ev := &evs[i]
+		switch ev.Kind {
+		case Spawn:
+			if t := ev.Lab.Arg; int(t) < len(g.Threads) && len(g.Threads[t].Events) > 0 {
+				if c.pushOp(Pos{T: t}) {
+					return true
+				}
+			}
+		case End:
+			x := Pos{T: q.T, I: i}
+			for _, j := range g.joins {
+				if g.Ev(j).RF == x && c.pushOp(j) {
+					return true
+				}
+			}
+		case Write:
+			x := Pos{T: q.T, I: i}
+			// As in succsBy: a location's reads are scanned when few,
+			// found by the index when many.
+			if reads := g.Locs[ev.Loc].Reads; len(reads) <= scanned {
+				for _, r := range reads {
+					if g.Ev(r).RF == x && c.push(q, end, r) {
+						return true
+					}
+				}
+			} else {
+				for _, r := range g.ReadsOf(ev.Loc, x) {
+					if c.push(q, end, r) {
+						return true
+					}
+				}
+			}
+			if co, k := g.Locs[ev.Loc].Co, g.CoIndex(ev.Loc, x)+1; k < len(co) && c.push(q, end, co[k]) {
+				return true
+			}
+		case Read:
+			if ev.Joins {
+				break
+			}
+			if co, k := g.Locs[ev.Loc].Co, g.CoIndex(ev.Loc, ev.RF)+1; k < len(co) && c.push(q, end, co[k]) {
+				return true
+			}
+		}
+	}
+	if int(end) < len(evs) {
+		return c.pushOp(Pos{T: q.T, I: end})
+	}
+	return false
+}
+
+// push pushes the operation of s, a successor of an event of the operation
+// [q.I, end) of q's goroutine, unless s is in that operation or the
+// operation was seen; it reports whether that operation is p's.
+func (c *cycleSearch) push(q Pos, end int32, s Pos) bool {
+	if s.T == q.T && s.I >= q.I && s.I < end {
+		return false
+	}
+	return c.pushOp(c.g.Leader(s))
+}
+
+// pushOp is push for s, the first event of another operation than the
+// one expanded (the next one in its goroutine, the first of a goroutine it
+// spawns, a join of its end): no Leader to look for.
+func (c *cycleSearch) pushOp(s Pos) bool {
+	if s == c.p {
+		return true
+	}
+	if st := c.g.Ev(s).Stamp; !c.seen[st] {
+		c.seen[st] = true
+		c.stack = append(c.stack, s)
+	}
+	return false
 }
 
 // Linearize returns the events for which in returns true in an order that

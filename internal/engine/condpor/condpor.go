@@ -591,29 +591,7 @@ func (e *Engine) doomed(g *graph.Graph, gr *engine.Goroutine) bool {
 // a closed channel only when nothing else can move.
 func (e *Engine) fresh(x *engine.Exec) engine.Decision {
 	g := e.top().g
-	ok := func(t int32) bool { gr := x.G[t]; return gr != nil && e.enabled(g, x, gr) }
-	pick := int32(-1)
-	if x.Last >= 0 && ok(x.Last) && !e.loadLike(g, x.G[x.Last]) {
-		pick = x.Last
-	}
-	for t := range x.G {
-		if pick < 0 && ok(int32(t)) && !e.loadLike(g, x.G[t]) {
-			pick = int32(t)
-		}
-	}
-	if pick < 0 && x.Last >= 0 && ok(x.Last) && !e.doomed(g, x.G[x.Last]) {
-		pick = x.Last
-	}
-	for t := range x.G {
-		if pick < 0 && ok(int32(t)) && !e.doomed(g, x.G[t]) {
-			pick = int32(t)
-		}
-	}
-	for t := range x.G {
-		if pick < 0 && ok(int32(t)) {
-			pick = int32(t)
-		}
-	}
+	pick := e.pick(g, x)
 	if pick < 0 {
 		e.force(x)
 		if e.strandedChan(g, x) || stray(g) {
@@ -625,6 +603,34 @@ func (e *Engine) fresh(x *engine.Exec) engine.Decision {
 		return engine.Decision{Verdict: engine.Stop}
 	}
 	return e.add(x, x.G[pick])
+}
+
+// pick returns the goroutine whose operation fresh adds, -1 if none can
+// move.
+func (e *Engine) pick(g *graph.Graph, x *engine.Exec) int32 {
+	ok := func(t int32) bool { gr := x.G[t]; return gr != nil && e.enabled(g, x, gr) }
+	if x.Last >= 0 && ok(x.Last) && !e.loadLike(g, x.G[x.Last]) {
+		return x.Last
+	}
+	for t := range x.G {
+		if ok(int32(t)) && !e.loadLike(g, x.G[t]) {
+			return int32(t)
+		}
+	}
+	if x.Last >= 0 && ok(x.Last) && !e.doomed(g, x.G[x.Last]) {
+		return x.Last
+	}
+	for t := range x.G {
+		if ok(int32(t)) && !e.doomed(g, x.G[t]) {
+			return int32(t)
+		}
+	}
+	for t := range x.G {
+		if ok(int32(t)) {
+			return int32(t)
+		}
+	}
+	return -1
 }
 
 // force adds, when no goroutine can move, the read of every goroutine
