@@ -344,34 +344,21 @@ func TestReadsOf(t *testing.T) {
 // opOnCycle reports whether the operation whose first event is p is on a
 // cycle of opSuccsBy's edges.
 func opOnCycle(g *Graph, p Pos) bool {
-	seen := map[Pos]bool{}
-	var visit func(q Pos) bool
-	visit = func(q Pos) bool {
-		found := false
-		g.opSuccsBy(q, all, g.CoIndex, nil, func(s Pos) {
-			if found {
-				return
-			}
-			if s == p {
-				found = true
-				return
-			}
-			if !seen[s] {
-				seen[s] = true
-				found = visit(s)
-			}
-		})
-		return found
-	}
-	return visit(p)
+	return onCycleOf(p, func(q Pos, yield func(Pos)) { g.opSuccsBy(q, all, g.CoIndex, nil, yield) })
 }
 
+// onCycle reports whether the event p is on a cycle of succs's edges.
 func onCycle(g *Graph, p Pos) bool {
+	return onCycleOf(p, func(q Pos, yield func(Pos)) { g.succs(q, all, yield) })
+}
+
+// onCycleOf reports whether p is on a cycle of the edges succ yields.
+func onCycleOf(p Pos, succ func(q Pos, yield func(Pos))) bool {
 	seen := map[Pos]bool{}
 	var visit func(q Pos) bool
 	visit = func(q Pos) bool {
 		found := false
-		g.succs(q, all, func(s Pos) {
+		succ(q, func(s Pos) {
 			if found {
 				return
 			}
