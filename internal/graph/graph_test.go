@@ -302,11 +302,7 @@ func TestAcyclic(t *testing.T) {
 func TestAcyclicOps(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	for n := range 300 {
-		data := make([]byte, 2*(1+rng.IntN(10+n)))
-		for i := range data {
-			data[i] = byte(rng.IntN(256))
-		}
-		g := buildAll(data)
+		g := randomGraph(rng, n)
 		for _, p := range g.Order {
 			if got, want := g.Acyclic(p), !opOnCycle(g, g.Leader(p)); got != want {
 				t.Fatalf("Acyclic(%v) = %v, want %v\n%v", p, got, want, g)
@@ -315,16 +311,22 @@ func TestAcyclicOps(t *testing.T) {
 	}
 }
 
+// randomGraph builds a random graph from up to 10+n pairs of random bytes
+// (see buildAll).
+func randomGraph(rng *rand.Rand, n int) *Graph {
+	data := make([]byte, 2*(1+rng.IntN(10+n)))
+	for i := range data {
+		data[i] = byte(rng.IntN(256))
+	}
+	return buildAll(data)
+}
+
 // TestReadsOf checks ReadsOf, which scans the reads of a location that has
 // few and searches the index of one that has many, against a scan.
 func TestReadsOf(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 10))
 	for n := range 300 {
-		data := make([]byte, 2*(1+rng.IntN(10+n)))
-		for i := range data {
-			data[i] = byte(rng.IntN(256))
-		}
-		g := buildAll(data)
+		g := randomGraph(rng, n)
 		for l := range g.Locs {
 			for _, w := range append([]Pos{Init}, g.Locs[l].Co...) {
 				var want []Pos
