@@ -906,8 +906,11 @@ func (e *Engine) shadowed(g *graph.Graph, p, w graph.Pos) bool {
 
 // stray reports whether a select or wait that revisits placed after where
 // it first stood (its Origin) stands after an event added since that it
-// does not see: no revisit that leads to its outcome keeps that event
-// before it, the graph where that event comes after it does.
+// does not see. Its outcome needs no such event before it: an earlier
+// revisit left the event there, and the graph where the event comes after
+// it, reached by revisiting it where it stood before that revisit, is the
+// one counted. The execution is redundant; its alternatives are not (see
+// the package comment of channels.go).
 func stray(g *graph.Graph) bool {
 	for _, p := range g.Choices {
 		ev := g.Ev(p)
