@@ -193,14 +193,9 @@ func (e *Engine) others(g int32, pred, cause *node, l *event.Label, obj int32, h
 						e.add(g, pred, l, obj, ev, ow, rs)
 					}
 				}
-				i := 0
-				for ; i < len(pick) && pick[i] == len(byG[i]); i++ {
-					pick[i] = 0
-				}
-				if i == len(pick) {
+				if !nextPick(pick, func(i int) int { return len(byG[i]) }) {
 					break
 				}
-				pick[i]++
 			}
 		}
 	}
@@ -293,14 +288,9 @@ func (e *Engine) chanOthers(g int32, pred, cause *node, l *event.Label, hist map
 					}
 				}
 				sets[i] = append(sets[i], rs)
-				j := 0
-				for ; j < len(pick) && pick[j] == len(byG[j]); j++ {
-					pick[j] = 0
-				}
-				if j == len(pick) {
+				if !nextPick(pick, func(j int) int { return len(byG[j]) }) {
 					break
 				}
-				pick[j]++
 			}
 		}
 	}
@@ -348,14 +338,9 @@ func (e *Engine) chanOthers(g int32, pred, cause *node, l *event.Label, hist map
 				e.addChan(g, pred, l, ev, cw, cs)
 			}
 		}
-		i := 0
-		for ; i < len(pick) && pick[i] == len(sets[i])-1; i++ {
-			pick[i] = 0
-		}
-		if i == len(pick) {
+		if !nextPick(pick, func(i int) int { return len(sets[i]) - 1 }) {
 			break
 		}
-		pick[i]++
 	}
 }
 
@@ -436,13 +421,23 @@ func (e *Engine) awaitOthers(g int32, pred, cause *node, l *event.Label, hist ma
 		if (!old || slices.ContainsFunc(cs, e.isNew)) && historyOf(cs).at(g) == pred {
 			e.add(g, pred, l, -1, ev, nil, cs)
 		}
-		i := 0
-		for ; i < len(pick) && pick[i] == len(objs[i])-1; i++ {
-			pick[i] = 0
-		}
-		if i == len(pick) {
+		if !nextPick(pick, func(i int) int { return len(objs[i]) - 1 }) {
 			break
 		}
-		pick[i]++
 	}
+}
+
+// nextPick steps pick to the next of the vectors with 0 <= pick[i] <=
+// last(i), counting as a number whose digit i has base last(i)+1, and
+// reports false after the last: the loops over every choice of one item
+// (or none) from each of several lists.
+func nextPick(pick []int, last func(int) int) bool {
+	for i := range pick {
+		if pick[i] < last(i) {
+			pick[i]++
+			return true
+		}
+		pick[i] = 0
+	}
+	return false
 }
