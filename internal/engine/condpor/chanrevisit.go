@@ -456,13 +456,10 @@ func (e *Engine) handRevisit(f *frame, w graph.Pos) {
 // its offer steals it, whose repair hands it what w would
 // (recvThenSelectDuplicate).
 func (e *Engine) readyAgain(g *graph.Graph, m, w graph.Pos) bool {
-	kept := keptBy(g, m, w)
-	st := g.Ev(m).Stamp
-	in := func(q graph.Pos) bool { return !sameOp(g, q, w) && (kept(q) || g.Ev(q).Stamp < st) }
 	o := newCop(m.T, g.Ev(m).Lab, m)
 	loc := g.Ev(g.Ev(m).RF).Loc
 	var buf [4]option
-	for _, opt := range e.options(view{g: g, in: in}, o, false, nil, buf[:0]) {
+	for _, opt := range e.options(keptView(g, w, keptBy(g, m, w), g.Ev(m).Stamp), o, false, nil, buf[:0]) {
 		if e.acts(g, o, opt, loc) {
 			return true
 		}
@@ -822,16 +819,12 @@ func (e *Engine) observation(f *frame, lead graph.Pos, name func(graph.Pos) clas
 // outcome), since the route where they stood so reaches the same graph.
 func (e *Engine) chanMaximal(g *graph.Graph, p, w graph.Pos, kept func(graph.Pos) bool, deleted bool) bool {
 	ev := g.Ev(p)
-	st := ev.Stamp
-	in := func(q graph.Pos) bool {
-		return !sameOp(g, q, w) && (kept(q) || g.Ev(q).Stamp < st)
-	}
 	o := newCop(p.T, ev.Lab, p)
 	if !e.hasChoice(g, o) || ev.Outcome == forcedMark || ev.Outcome == blockedMark && !deleted {
 		return true // an operation with one outcome, or none where it stands
 	}
 	var buf [4]option
-	opts := e.options(view{g: g, in: in}, o, false, nil, buf[:0])
+	opts := e.options(keptView(g, w, kept, ev.Stamp), o, false, nil, buf[:0])
 	if ev.Outcome == blockedMark {
 		return len(opts) == 0
 	}
@@ -876,32 +869,38 @@ func (e *Engine) shadowed(g *graph.Graph, p, w graph.Pos) bool {
 		return false
 	}
 	wv := g.Ev(opLast(g, w)).View
+	inW := func(q graph.Pos) bool { return graph.InView(wv, q) }
 	for st := s0; st < ev.Stamp; st++ {
-		if !graph.InView(wv, g.Order[st]) {
+		if !inW(g.Order[st]) {
 			return false
 		}
 	}
-	in := func(q graph.Pos) bool {
-		return !sameOp(g, q, w) && (g.Ev(q).Stamp < s0 || graph.InView(wv, q))
-	}
-	before := func(q graph.Pos) bool { return g.Ev(q).Stamp < s0 }
+	kept := keptView(g, w, inW, s0)
+	before := view{g: g, in: func(q graph.Pos) bool { return g.Ev(q).Stamp < s0 }}
 	o := newCop(p.T, ev.Lab, p)
 	var buf0, buf1 [4]option
-	kept := e.options(view{g: g, in: in}, o, false, nil, buf0[:0])
-	then := e.options(view{g: g, in: before}, o, false, nil, buf1[:0])
-	res := len(kept) > 0 && len(then) > 0 && kept[0].out == then[0].out
-	if res {
-		// It stood there maximal only if what it read there is still the
-		// latest on the kept events: no kept write added since acts on
-		// what that outcome reads.
-		for _, q := range g.Order[s0:] {
-			if qe := g.Ev(q); qe.Kind == graph.Write && in(q) && e.acts(g, o, then[0], qe.Loc) {
-				res = false
-				break
-			}
+	now := e.options(kept, o, false, nil, buf0[:0])
+	then := e.options(before, o, false, nil, buf1[:0])
+	if len(now) == 0 || len(then) == 0 || now[0].out != then[0].out {
+		return false
+	}
+	// It stood there maximal only if what it read there is still the
+	// latest on the kept events: no kept write added since acts on what
+	// that outcome reads.
+	for _, q := range g.Order[s0:] {
+		if qe := g.Ev(q); qe.Kind == graph.Write && kept.has(q) && e.acts(g, o, then[0], qe.Loc) {
+			return false
 		}
 	}
-	return res
+	return true
+}
+
+// keptView is the graph on which an operation standing at stamp st is
+// judged when a revisit by w keeps the events for which kept returns true:
+// those and the events added before it, w's operation aside (added after
+// it).
+func keptView(g *graph.Graph, w graph.Pos, kept func(graph.Pos) bool, st int32) view {
+	return view{g: g, in: func(q graph.Pos) bool { return !sameOp(g, q, w) && (kept(q) || g.Ev(q).Stamp < st) }}
 }
 
 // stray reports whether a select or wait that revisits placed after where
