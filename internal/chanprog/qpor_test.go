@@ -7,7 +7,6 @@ import (
 	"weft.dev/weft"
 	"weft.dev/weft/internal/concolic"
 	"weft.dev/weft/internal/engine"
-	"weft.dev/weft/internal/engine/dfs"
 	"weft.dev/weft/internal/engine/qpor"
 	"weft.dev/weft/internal/progtest"
 )
@@ -42,11 +41,7 @@ func (s *qporFigures) String() string {
 // executions.
 func (s *qporFigures) compare(t *testing.T, name string, p *Program, limit int) {
 	t.Helper()
-	ref, err := explore(p.Body(), limit, func(conc *concolic.Config, on func(uint64)) engine.Engine {
-		d := dfs.New(engine.Config{Concolic: conc}).(*dfs.Engine)
-		d.OnTrace = on
-		return d
-	})
+	ref, err := explore(p.Body(), limit, dfsTraces)
 	if err != nil {
 		t.Fatalf("%s: dfs: %v", name, err)
 	}

@@ -48,11 +48,7 @@ func compareTraceEngine(t *testing.T, name string) {
 	engines = slices.DeleteFunc(engines, func(e traceEngine) bool { return e.name != name })
 	compared, traces := 0, 0
 	for i, p := range programs(7, n) {
-		ref, err := explore(p.Body(), 5_000, func(conc *concolic.Config, on func(uint64)) engine.Engine {
-			d := dfs.New(engine.Config{Concolic: conc}).(*dfs.Engine)
-			d.OnTrace = on
-			return d
-		})
+		ref, err := explore(p.Body(), 5_000, dfsTraces)
 		if err != nil {
 			t.Fatalf("program %d: dfs: %v", i, err)
 		}
@@ -82,4 +78,11 @@ func compareTraceEngine(t *testing.T, name string) {
 		}
 	}
 	t.Logf("%d programs compared, %d traces", compared, traces)
+}
+
+// dfsTraces is dfs calling on with the trace of every execution.
+func dfsTraces(conc *concolic.Config, on func(uint64)) engine.Engine {
+	d := dfs.New(engine.Config{Concolic: conc}).(*dfs.Engine)
+	d.OnTrace = on
+	return d
 }
