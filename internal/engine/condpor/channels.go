@@ -101,7 +101,7 @@ import (
 //     route where it stood so is counted (chanMaximal;
 //     repairedThenDeleted).
 //
-// Five pairs of routes reach a waiting operation's outcome twice, and one
+// Seven pairs of routes reach a waiting operation's outcome twice, and one
 // of each pair is dropped: the revisit of a goroutine waiting after a
 // write w1, by a write that does not see w1, with an outcome that reads
 // nothing of w1's operation, which the write's revisit of it where it
@@ -114,20 +114,21 @@ import (
 // its own, which that write's revisit of the wait that had taken the
 // stolen thing also gives (stolenFrom); the second revisit of an
 // operation that a first revisit woke, which the write's revisit of the
-// waiting operation also gives (wokenElsewhere); and the revisit of an
+// waiting operation also gives (wokenElsewhere); the revisit of an
 // operation that a revisit left waiting by a write that sees that
 // revisit's write, which the write's revisit of the operation where it
-// stood before also gives (lingering).
+// stood before also gives (lingering); the revisit of an operation that a
+// repair left waiting although it could go there, by a count update that
+// does not see the repairing write, which the update's revisit of the
+// operation where it stood before the repair also gives, the repairing
+// write then revisiting it in the other order (idleAfterRepair); and, of
+// the outcomes that one write's revisit of a select pushes for the cases
+// of the channel it wrote, all those not possible after it but the first,
+// which would wait there as the first does (waitsEarlier).
 //
-// Two families of duplicates are left. An operation whose outcome reads
-// two writes of goroutines that do not see each other is revisited by them
-// in either order, and both routes count (sendAfterSendAndRecv and
-// sendAfterTwoRevisits in package chanprog's stillOpen). Neither order
-// alone reaches every class (fixing it by the goroutines' order missed
-// classes on the random programs), so a rule needs the order the
-// intermediate outcomes allow. And a wait takes a case both by the revisit
-// of the write that makes it ready and by the repair of a steal back, when
-// the goroutine whose offer it had taken completes on its own
+// One family of duplicates is left: a wait takes a case both by the
+// revisit of the write that makes it ready and by the repair of a steal
+// back, when the goroutine whose offer it had taken completes on its own
 // (handOrStealBack in knownGaps).
 
 // isChan reports whether operations of kind k act on the channels.

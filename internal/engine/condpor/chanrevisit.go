@@ -376,6 +376,9 @@ func (e *Engine) choiceRevisits(f *frame, w graph.Pos) {
 				continue
 			}
 			for _, out := range outs {
+				if kind == event.ChanCount && e.idleAfterRepair(g, o, ev, w, out) {
+					continue
+				}
 				if e.maximal(g, p, w) {
 					f.items = append(f.items, item{kind: backward, a: p, b: w, alt: out.Alt(), with: out.With1(), hasOut: true, stealBack: stealBack})
 				}
@@ -425,6 +428,44 @@ func lingering(ev *graph.Event, wv []int32) bool {
 // stolenThenClosed).
 func stolenFrom(ev *graph.Event, wv []int32) bool {
 	return ev.Outcome == blockedMark && ev.Repaired && !graph.InView(wv, ev.RF)
+}
+
+// idleAfterRepair reports whether the revisit by the count update w that
+// gives the operation o, whose choice event is ev, the outcome out reaches
+// a graph that another route reaches too. The operation waits where a
+// conflict's repair left it (Repaired) although it has an outcome there,
+// one that reads nothing of the repairing write (which is taken where the
+// operation stood before: see backwardChoice), and w does not see the
+// repairing write. If some case of out's channel is not possible where the
+// operation first stood (its Origin) on the events w's revisit of it there
+// keeps, that revisit leaves it waiting there too (see waitsEarlier), and
+// the repairing write's operation, added again after it, revisits it with
+// every outcome it has now: the same graph, with w and the repairing write
+// in the other order (sendAfterSendAndRecv, sendAfterTwoRevisits in
+// package chanprog). If every case is possible there, w's revisit there
+// takes one or none, and this revisit is the only route
+// (secondValueAfterSteal). Not a close of a buffered channel, which may let
+// the operation go only with what the repair took (stolenThenClosed); an
+// offer or the close of an unbuffered channel is stolenFrom's.
+func (e *Engine) idleAfterRepair(g *graph.Graph, o *cop, ev *graph.Event, w graph.Pos, out chans.Outcome) bool {
+	wv := g.Ev(opLast(g, w)).View
+	if ev.Outcome != blockedMark || !ev.Repaired || graph.InView(wv, ev.RF) || ev.Origin.IsInit() || !g.Has(ev.Origin) {
+		return false
+	}
+	before := view{g: g, in: func(q graph.Pos) bool { return g.Ev(q).Stamp < ev.Stamp }}
+	var buf [4]option
+	if len(e.options(before, o, false, nil, buf[:0])) == 0 {
+		return false
+	}
+	s0 := g.Ev(ev.Origin).Stamp
+	origin := view{g: g, in: func(q graph.Pos) bool { return g.Ev(q).Stamp <= s0 || graph.InView(wv, q) }}
+	opts := e.options(origin, o, false, nil, buf[:0])
+	for j, k := range o.op.Cases {
+		if k.Chan == o.op.Cases[out.Case].Chan && !slices.ContainsFunc(opts, func(opt option) bool { return opt.out == chans.Alone(int32(j)) }) {
+			return true
+		}
+	}
+	return false
 }
 
 // handRevisit pushes the backward revisit that the write w allows, which
@@ -671,7 +712,35 @@ func (e *Engine) backwardChoice(parent, child *frame, it item) bool {
 	if again || repair && it.opt != nil && len(opts) > 0 {
 		return false
 	}
+	if it.hasOut && it.opt == nil && waitsEarlier(o, chans.Decode(it.alt, it.with), chans.Decode(pev.Outcome, pev.With), opts) {
+		return false
+	}
 	return waitAfter(c, lead, saved, w)
+}
+
+// waitsEarlier reports whether the revisit that gives the operation o the
+// outcome out, which is not possible after the revisiting write and so
+// leaves it waiting there, is one of several that reach that wait:
+// choiceRevisits pushes, for a write of one channel's state, an outcome for
+// each case of that channel other than the current outcome cur, and every
+// one of them that opts (the outcomes possible there) lacks ends in the
+// same wait. Only the first one waits (twoReceiveCases in package
+// chanprog).
+func waitsEarlier(o *cop, out, cur chans.Outcome, opts []option) bool {
+	if out.With >= 0 {
+		return false
+	}
+	k := o.op.Cases[out.Case]
+	for j := int32(0); j < out.Case; j++ {
+		kj := o.op.Cases[j]
+		if kj.Chan != k.Chan || chans.Alone(j) == cur {
+			continue
+		}
+		if !slices.ContainsFunc(opts, func(opt option) bool { return opt.out == chans.Alone(j) }) {
+			return true
+		}
+	}
+	return false
 }
 
 // pushOutcomes pushes on f, for each of opts, the revisit by w of the
