@@ -101,7 +101,7 @@ import (
 //     route where it stood so is counted (chanMaximal;
 //     repairedThenDeleted).
 //
-// Seven pairs of routes reach a waiting operation's outcome twice, and one
+// Eight pairs of routes reach a waiting operation's outcome twice, and one
 // of each pair is dropped: the revisit of a goroutine waiting after a
 // write w1, by a write that does not see w1, with an outcome that reads
 // nothing of w1's operation, which the write's revisit of it where it
@@ -121,15 +121,13 @@ import (
 // repair left waiting although it could go there, by a count update that
 // does not see the repairing write, which the update's revisit of the
 // operation where it stood before the repair also gives, the repairing
-// write then revisiting it in the other order (idleAfterRepair); and, of
+// write then revisiting it in the other order (idleAfterRepair); of
 // the outcomes that one write's revisit of a select pushes for the cases
 // of the channel it wrote, all those not possible after it but the first,
-// which would wait there as the first does (waitsEarlier).
-//
-// One family of duplicates is left: a wait takes a case both by the
-// revisit of the write that makes it ready and by the repair of a steal
-// back, when the goroutine whose offer it had taken completes on its own
-// (handOrStealBack in knownGaps).
+// which would wait there as the first does (waitsEarlier); and the
+// outcomes of a repair of a goroutine that waited until a hand that read
+// another write of the repairing operation, which that write's revisit of
+// it where it waited also gives (handOrStealBack in this package's tests).
 
 // isChan reports whether operations of kind k act on the channels.
 func isChan(k event.Kind) bool {

@@ -615,10 +615,14 @@ func (e *Engine) backwardChoice(parent, child *frame, it item) bool {
 		// the revisits of the conflict's writes were pushed (see
 		// builder.finish): those outcomes that read another write of
 		// w's operation, or older writes (its default, before what made
-		// another case ready), are reached from here only.
+		// another case ready), are reached from here only. Not the
+		// first for a goroutine that waited until a hand (again): the
+		// write of w's operation that such an outcome reads revisited
+		// it where it waited, before the hand, and took that outcome
+		// there (handOrStealBack in this package's tests).
 		ofW := func(q graph.Pos) bool { return sameOp(c, q, w) }
 		for _, opt := range e.options(v, o, true, base, nil) {
-			if !opt.plain() || slices.ContainsFunc(e.dryReads(child, o, opt), ofW) {
+			if !opt.plain() || slices.ContainsFunc(e.dryReads(child, o, opt), ofW) && !again {
 				cands = append(cands, opt)
 			}
 		}

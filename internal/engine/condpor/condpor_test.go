@@ -869,6 +869,8 @@ var regressions = []struct{ name, what, prog string }{
 		"locs: 2\ng1: [close 1 0]\ng2: [select 1 1 1] [send 1 1]\ng3: [select 0 1 1] [recv 0 1]\n"},
 	{"wokenOrReadyTwice", "a class explored twice: g2's select, revisited by g3's send and then by g1's receive, stood after both, reading nothing of g3's send",
 		"locs: 2\ng1: [recv 1 0]\ng2: [vload 0] [select 1 2 0]\ng3: [send 1 0] [select 0 1 0]\n"},
+	{"handOrStealBack", "(TestStress, WEFT_SEED=7) a class explored twice: g1's second wait took case 0 after g2's wait both by the revisit of the write of g2's wait that makes the case ready, and by the repair of g2's wait completing on its own after g1's wait had taken its offer (a steal back)",
+		"locs: 3\ng1: [select 2 2 0] [select 2 0 0]\ng2: [send 1 1] [select 2 2 2] [len 0 1] [select 0 2 2]\n"},
 }
 
 // TestRegressions compares condpor with dfs on the programs of regressions.
@@ -907,31 +909,6 @@ func TestDifferentialAwait(t *testing.T) {
 	}
 	if awaits < 200 {
 		t.Fatalf("only %d programs with a spin loop", awaits)
-	}
-}
-
-// knownGaps are programs, shrunk by hand from random ones, on which condpor
-// and dfs disagree (issue 11): each skipped, with what fails, unless
-// WEFT_KNOWN is set.
-var knownGaps = []struct{ name, what, prog string }{
-	{"handOrStealBack", "(TestStress, WEFT_SEED=7) condpor explores one class twice: g1's second wait takes case 0 after g2's wait, both by the revisit of the write of g2's wait that makes the case ready, and by the repair of g2's wait completing on its own after g1's wait had taken its offer (a steal back)",
-		"locs: 3\ng1: [select 2 2 0] [select 2 0 0]\ng2: [send 1 1] [select 2 2 2] [len 0 1] [select 0 2 2]\n"},
-}
-
-// TestKnownGaps checks the known gaps (with WEFT_KNOWN set): each fails
-// while condpor still disagrees with dfs on it.
-func TestKnownGaps(t *testing.T) {
-	for _, k := range knownGaps {
-		t.Run(k.name, func(t *testing.T) {
-			p, err := progtest.Parse(k.prog)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if os.Getenv("WEFT_KNOWN") == "" {
-				t.Skipf("known gap (issue 11): %s", k.what)
-			}
-			differential(t, p)
-		})
 	}
 }
 
