@@ -14,18 +14,21 @@ import (
 
 // execution is the state of one run of the body.
 type execution struct {
-	d        *driver
-	epoch    uint64
-	eng      engine.Engine
-	exec     engine.Exec
-	gs       []*goroutine // by id
-	cur      *goroutine   // the goroutine holding the turn
-	curID    atomic.Int64 // the Go id of cur's worker, for the watchdog
-	next     *goroutine   // the goroutine the driver resumes next
-	resumer  *goroutine   // resumes after a new goroutine's discovery
-	sched    []engine.Choice
-	failed   *engine.Choice // the operation that is the bug, if any
-	tracer   *tracer
+	d       *driver
+	epoch   uint64
+	eng     engine.Engine
+	exec    engine.Exec
+	gs      []*goroutine // by id
+	cur     *goroutine   // the goroutine holding the turn
+	curID   atomic.Int64 // the Go id of cur's worker, for the watchdog
+	next    *goroutine   // the goroutine the driver resumes next
+	resumer *goroutine   // resumes after a new goroutine's discovery
+	sched   []engine.Choice
+	failed  *engine.Choice // the operation that is the bug, if any
+	tracer  *tracer
+	// replayer is the engine, when it can replay operations without a
+	// Step (engine.Replayer).
+	replayer engine.Replayer
 	maxSteps int32
 	chans    Obj  // the channels of the execution: one object
 	over     bool // the outcome is decided
@@ -196,6 +199,26 @@ func (x *execution) dispatch() *goroutine {
 		x.end(engine.Ending{Kind: engine.Dropped})
 	}
 	return nil
+}
+
+// replay performs g's pending load or store without a Step when the
+// engine can (engine.Replayer), g having performed the previous operation,
+// and does what dispatch does for it. It reports false when the operation
+// needs dispatch: the engine's Step, or dispatch's own checks (the tracer,
+// the step limit, a look at the clock, a stray goroutine).
+func (x *execution) replay(g *goroutine) bool {
+	if k := g.Pending.Kind; k != event.Load && k != event.Store {
+		return false
+	}
+	if x.tracer != nil || g.Steps >= x.maxSteps || (len(x.sched)+1)%longEvery == 0 || x.d.stray.Load() != nil {
+		return false
+	}
+	if !x.replayer.Replay(&x.exec, g.ID) {
+		return false
+	}
+	x.sched = append(x.sched, engine.Choice{G: g.ID})
+	g.Steps++
+	return true
 }
 
 // longEvery is how many operations of an execution go between two looks
