@@ -201,16 +201,14 @@ func (x *execution) dispatch() *goroutine {
 	return nil
 }
 
-// replay performs g's pending load or store without a Step when the
-// engine can (engine.Replayer), g having performed the previous operation,
-// and does what dispatch does for it. It reports false when the operation
-// needs dispatch: the engine's Step, or dispatch's own checks (the tracer,
-// the step limit, a look at the clock, a stray goroutine).
+// replay performs g's pending load or store (op tells them from the rest)
+// without a Step when the engine can (engine.Replayer), g having performed
+// the previous operation, and does what dispatch does for it. It reports
+// false when the operation needs dispatch: the engine's Step, or
+// dispatch's own checks (the tracer, the step limit, a look at the clock,
+// a stray goroutine).
 func (x *execution) replay(g *goroutine) bool {
-	if k := g.Pending.Kind; k != event.Load && k != event.Store {
-		return false
-	}
-	if x.tracer != nil || g.Steps >= x.maxSteps || (len(x.sched)+1)%longEvery == 0 || x.d.stray.Load() != nil {
+	if x.replayer == nil || x.tracer != nil || g.Steps >= x.maxSteps || (len(x.sched)+1)%longEvery == 0 || x.d.stray.Load() != nil {
 		return false
 	}
 	if !x.replayer.Replay(&x.exec, g.ID) {

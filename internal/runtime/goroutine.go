@@ -247,7 +247,7 @@ func (g *goroutine) op(lab *event.Label) *event.Result {
 		x.next = x.resumer
 		x.resumer = nil
 		g.park()
-	} else if x.exec.Last == g.ID && x.replayer != nil && x.replay(g) {
+	} else if (lab.Kind == event.Load || lab.Kind == event.Store) && x.exec.Last == g.ID && x.replay(g) {
 		// g goes on.
 	} else if h := x.dispatch(); h != g {
 		x.next = h

@@ -465,12 +465,12 @@ func (e *Engine) Replay(x *engine.Exec, t int32) bool {
 	}
 	e.cursor[t]++
 	e.remaining--
-	gr.Result = event.Result{From: -1}
 	if ev.Kind == graph.Read {
-		gr.Result.V = g.ReadValue(p)
+		gr.Result = event.Result{V: g.ReadValue(p), From: -1}
 	} else {
 		ev.Lab = gr.Pending
 		ev.Val = storedValue(&ev.Lab)
+		gr.Result = event.Result{From: -1}
 	}
 	return true
 }
