@@ -140,6 +140,15 @@ func Do(o *Obj, lab event.Label, what string) event.Result {
 	return *x.do(g, o, &lab)
 }
 
+// Op is Do for the loads, stores and updates of the atomic types and of
+// Vars, the operations programs perform most: it copies neither the label
+// nor the result, which is the calling goroutine's own until its next
+// operation.
+func Op(o *Obj, lab *event.Label, what string) *event.Result {
+	x, g := running(what)
+	return x.do(g, o, lab)
+}
+
 // TryDo is Do, unless the caller takes no part in a check (see Outside):
 // it then performs nothing and reports false, for the caller to do what
 // plain Go does (code that weft test rewrote runs outside checks at
