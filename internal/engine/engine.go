@@ -80,7 +80,7 @@ type Replayer interface {
 	// Replay performs goroutine g's pending operation, a load or a store,
 	// g being x.Last, and reports true, when Step would; else it reports
 	// false having changed nothing, and the runtime calls Step.
-	Replay(x *Exec, g int32) bool
+	Replay(x *Exec, g *Goroutine) bool
 }
 
 // Orderer is implemented by engines that can tell, at any point of the

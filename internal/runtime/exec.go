@@ -211,7 +211,7 @@ func (x *execution) replay(g *goroutine) bool {
 	if x.replayer == nil || x.tracer != nil || g.Steps >= x.maxSteps || (len(x.sched)+1)%longEvery == 0 || x.d.stray.Load() != nil {
 		return false
 	}
-	if !x.replayer.Replay(&x.exec, g.ID) {
+	if !x.replayer.Replay(&x.exec, &g.Goroutine) {
 		return false
 	}
 	x.sched = append(x.sched, engine.Choice{G: g.ID})

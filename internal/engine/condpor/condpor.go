@@ -431,14 +431,14 @@ func (e *Engine) replay(x *engine.Exec) engine.Decision {
 }
 
 // Replay implements engine.Replayer for the plain loads and stores of the
-// graph, most of what a run replays: replay would pick goroutine t again
+// graph, most of what a run replays: replay would pick goroutine gr again
 // (x.Last, replayable) and perform them as it does here.
-func (e *Engine) Replay(x *engine.Exec, t int32) bool {
+func (e *Engine) Replay(x *engine.Exec, gr *engine.Goroutine) bool {
 	if e.remaining == 0 {
 		return false
 	}
 	g := e.top().g
-	gr := x.G[t]
+	t := gr.ID
 	if int(t) >= len(g.Threads) || gr.Status != engine.Ready {
 		return false
 	}
