@@ -1,6 +1,7 @@
 package condpor_test
 
 import (
+	"crypto/sha256"
 	"fmt"
 	"math/rand/v2"
 	"runtime"
@@ -35,7 +36,8 @@ func explore(body func(), replayer, allBugs bool) string {
 	s := fmt.Sprintf("%d executions, %d complete, %d blocked, %d dropped, exhaustive %v, internal %q\n",
 		rep.Executions, rep.Complete, rep.Blocked, rep.Dropped, rep.Exhaustive, rep.Internal)
 	for _, f := range rep.Bugs {
-		s += fmt.Sprintf("%v: %s %v\n", f.Bug.Kind, f.Bug.Message, f.Schedule)
+		// The schedule by its length and hash: some are thousands of steps.
+		s += fmt.Sprintf("%v: %s, schedule of %d steps %x\n", f.Bug.Kind, f.Bug.Message, len(f.Schedule), sha256.Sum256([]byte(fmt.Sprint(f.Schedule))))
 	}
 	return s
 }
@@ -101,6 +103,39 @@ func TestReplayerSameRuns(t *testing.T) {
 			}
 		})
 	}
+	// Long runs of loads, replayed past the operation at which the
+	// runtime looks at the clock (every 1,024th), and up to the step
+	// limit (1,000), which g1 passes in the first execution and reaches
+	// when it replays its loads of x, the last of which reads 0 instead.
+	sameWithReplayer(t, "clock", func() func() {
+		return func() {
+			var x, y atomic.Int32
+			weft.Go(func() {
+				for range 200 {
+					y.Load()
+				}
+				x.Store(1)
+			})
+			for range 900 {
+				y.Load()
+			}
+			x.Load()
+		}
+	})
+	sameWithReplayer(t, "step limit", func() func() {
+		return func() {
+			var x, y atomic.Int32
+			weft.Go(func() {
+				for range 995 {
+					y.Load()
+				}
+				for range 10 {
+					x.Load()
+				}
+			})
+			x.Store(1)
+		}
+	})
 	// A program that loads another location once replayed.
 	sameWithReplayer(t, "nondeterministic", func() func() {
 		runs := 0
