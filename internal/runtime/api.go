@@ -142,8 +142,9 @@ func Do(o *Obj, lab event.Label, what string) event.Result { return *Op(o, &lab,
 // nor the result, which is the calling goroutine's own until its next
 // operation.
 //
-// It is running and do written out, as the calls of most operations of a
-// program spend it: the checks of runningOn that fail are its slow path.
+// It writes running and do out: they were three calls on the path of most
+// of a program's operations. runningOn is left the checks that fail (no
+// running check, an abandoned or aborted execution), and does not return.
 func Op(o *Obj, lab *event.Label, what string) *event.Result {
 	w := lookup(self())
 	if w == nil || w.d.abandoned.Load() || w.g.x.aborting {

@@ -14,21 +14,19 @@ import (
 
 // execution is the state of one run of the body.
 type execution struct {
-	d       *driver
-	epoch   uint64
-	eng     engine.Engine
-	exec    engine.Exec
-	gs      []*goroutine // by id
-	cur     *goroutine   // the goroutine holding the turn
-	curID   atomic.Int64 // the Go id of cur's worker, for the watchdog
-	next    *goroutine   // the goroutine the driver resumes next
-	resumer *goroutine   // resumes after a new goroutine's discovery
-	sched   []engine.Choice
-	failed  *engine.Choice // the operation that is the bug, if any
-	tracer  *tracer
-	// replayer is the engine, when it can replay operations without a
-	// Step (engine.Replayer).
-	replayer engine.Replayer
+	d        *driver
+	epoch    uint64
+	eng      engine.Engine
+	replayer engine.Replayer // eng, if it replays operations without a Step
+	exec     engine.Exec
+	gs       []*goroutine // by id
+	cur      *goroutine   // the goroutine holding the turn
+	curID    atomic.Int64 // the Go id of cur's worker, for the watchdog
+	next     *goroutine   // the goroutine the driver resumes next
+	resumer  *goroutine   // resumes after a new goroutine's discovery
+	sched    []engine.Choice
+	failed   *engine.Choice // the operation that is the bug, if any
+	tracer   *tracer
 	maxSteps int32
 	chans    Obj  // the channels of the execution: one object
 	over     bool // the outcome is decided
