@@ -17,7 +17,7 @@ type Var[T any] struct {
 
 // Load returns the value of v.
 func (v *Var[T]) Load() T {
-	r := runtime.Do(&v.o, event.Label{Kind: event.Load, OKind: event.VarObj}, "Var.Load")
+	r := runtime.Op(&v.o, &event.Label{Kind: event.Load, OKind: event.VarObj}, "Var.Load")
 	if r.V.P == nil {
 		var zero T
 		return zero
@@ -27,7 +27,7 @@ func (v *Var[T]) Load() T {
 
 // Store sets the value of v.
 func (v *Var[T]) Store(x T) {
-	runtime.Do(&v.o, event.Label{Kind: event.Store, OKind: event.VarObj, A: event.Value{P: x}}, "Var.Store")
+	runtime.Op(&v.o, &event.Label{Kind: event.Store, OKind: event.VarObj, A: event.Value{P: x}}, "Var.Store")
 }
 
 // noCopy lets go vet's copylocks check flag copies of the types that embed

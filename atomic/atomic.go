@@ -26,19 +26,19 @@ type word struct {
 }
 
 func (w *word) load(width uint8, what string) uint64 {
-	return runtime.Do(&w.o, event.Label{Kind: event.Load, OKind: event.Atomic, Width: width}, what).V.N
+	return runtime.Op(&w.o, &event.Label{Kind: event.Load, OKind: event.Atomic, Width: width}, what).V.N
 }
 
 func (w *word) store(width uint8, v uint64, what string) {
-	runtime.Do(&w.o, event.Label{Kind: event.Store, OKind: event.Atomic, Width: width, A: event.Value{N: v}}, what)
+	runtime.Op(&w.o, &event.Label{Kind: event.Store, OKind: event.Atomic, Width: width, A: event.Value{N: v}}, what)
 }
 
 func (w *word) rmw(width uint8, op event.RMWOp, a uint64, what string) uint64 {
-	return runtime.Do(&w.o, event.Label{Kind: event.RMW, Op: op, OKind: event.Atomic, Width: width, A: event.Value{N: a}}, what).V.N
+	return runtime.Op(&w.o, &event.Label{Kind: event.RMW, Op: op, OKind: event.Atomic, Width: width, A: event.Value{N: a}}, what).V.N
 }
 
 func (w *word) cas(width uint8, old, new uint64, what string) bool {
-	return runtime.Do(&w.o, event.Label{Kind: event.RMW, Op: event.CAS, OKind: event.Atomic, Width: width, A: event.Value{N: old}, B: event.Value{N: new}}, what).OK
+	return runtime.Op(&w.o, &event.Label{Kind: event.RMW, Op: event.CAS, OKind: event.Atomic, Width: width, A: event.Value{N: old}, B: event.Value{N: new}}, what).OK
 }
 
 // noCopy lets go vet's copylocks check flag copies.

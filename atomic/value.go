@@ -31,22 +31,22 @@ func unptr[T any](v event.Value) *T {
 
 // Load atomically loads and returns the value stored in x.
 func (x *Pointer[T]) Load() *T {
-	return unptr[T](runtime.Do(&x.o, event.Label{Kind: event.Load, OKind: event.Atomic}, "Pointer.Load").V)
+	return unptr[T](runtime.Op(&x.o, &event.Label{Kind: event.Load, OKind: event.Atomic}, "Pointer.Load").V)
 }
 
 // Store atomically stores val into x.
 func (x *Pointer[T]) Store(val *T) {
-	runtime.Do(&x.o, event.Label{Kind: event.Store, OKind: event.Atomic, A: ptr(val)}, "Pointer.Store")
+	runtime.Op(&x.o, &event.Label{Kind: event.Store, OKind: event.Atomic, A: ptr(val)}, "Pointer.Store")
 }
 
 // Swap atomically stores new into x and returns the previous value.
 func (x *Pointer[T]) Swap(new *T) (old *T) {
-	return unptr[T](runtime.Do(&x.o, event.Label{Kind: event.RMW, Op: event.Swap, OKind: event.Atomic, A: ptr(new)}, "Pointer.Swap").V)
+	return unptr[T](runtime.Op(&x.o, &event.Label{Kind: event.RMW, Op: event.Swap, OKind: event.Atomic, A: ptr(new)}, "Pointer.Swap").V)
 }
 
 // CompareAndSwap executes the compare-and-swap operation for x.
 func (x *Pointer[T]) CompareAndSwap(old, new *T) (swapped bool) {
-	return runtime.Do(&x.o, event.Label{Kind: event.RMW, Op: event.CAS, OKind: event.Atomic, A: ptr(old), B: ptr(new)}, "Pointer.CompareAndSwap").OK
+	return runtime.Op(&x.o, &event.Label{Kind: event.RMW, Op: event.CAS, OKind: event.Atomic, A: ptr(old), B: ptr(new)}, "Pointer.CompareAndSwap").OK
 }
 
 // Value provides an atomic load and store of a consistently typed value.
@@ -61,7 +61,7 @@ type Value struct {
 // Load returns the value set by the most recent Store, or nil if there has
 // been no call to Store for this Value.
 func (v *Value) Load() (val any) {
-	return runtime.Do(&v.o, event.Label{Kind: event.Load, OKind: event.Atomic}, "Value.Load").V.P
+	return runtime.Op(&v.o, &event.Label{Kind: event.Load, OKind: event.Atomic}, "Value.Load").V.P
 }
 
 // Store sets the value of the Value v to val. All calls to Store for a given
@@ -71,7 +71,7 @@ func (v *Value) Store(val any) {
 	if val == nil {
 		panic("sync/atomic: store of nil value into Value")
 	}
-	runtime.Do(&v.o, event.Label{Kind: event.RMW, Op: event.Swap, OKind: event.Atomic, Typed: true, A: event.Value{P: val}}, "Value.Store")
+	runtime.Op(&v.o, &event.Label{Kind: event.RMW, Op: event.Swap, OKind: event.Atomic, Typed: true, A: event.Value{P: val}}, "Value.Store")
 }
 
 // Swap stores new into Value and returns the previous value. It returns nil
@@ -80,7 +80,7 @@ func (v *Value) Swap(new any) (old any) {
 	if new == nil {
 		panic("sync/atomic: swap of nil value into Value")
 	}
-	return runtime.Do(&v.o, event.Label{Kind: event.RMW, Op: event.Swap, OKind: event.Atomic, Typed: true, A: event.Value{P: new}}, "Value.Swap").V.P
+	return runtime.Op(&v.o, &event.Label{Kind: event.RMW, Op: event.Swap, OKind: event.Atomic, Typed: true, A: event.Value{P: new}}, "Value.Swap").V.P
 }
 
 // CompareAndSwap executes the compare-and-swap operation for the Value. It
@@ -93,7 +93,7 @@ func (v *Value) CompareAndSwap(old, new any) (swapped bool) {
 	if old != nil && !sameType(old, new) {
 		panic("sync/atomic: compare and swap of inconsistently typed values")
 	}
-	return runtime.Do(&v.o, event.Label{Kind: event.RMW, Op: event.CAS, OKind: event.Atomic, Typed: true, A: event.Value{P: old}, B: event.Value{P: new}}, "Value.CompareAndSwap").OK
+	return runtime.Op(&v.o, &event.Label{Kind: event.RMW, Op: event.CAS, OKind: event.Atomic, Typed: true, A: event.Value{P: old}, B: event.Value{P: new}}, "Value.CompareAndSwap").OK
 }
 
 // sameType reports whether a and b have the same dynamic type.

@@ -135,9 +135,28 @@ func Nested(what string) {
 
 // Do performs the visible operation lab on o for the calling goroutine and
 // returns its result. what names the operation for misuse messages.
-func Do(o *Obj, lab event.Label, what string) event.Result {
-	x, g := running(what)
-	return *x.do(g, o, &lab)
+func Do(o *Obj, lab event.Label, what string) event.Result { return *Op(o, &lab, what) }
+
+// Op is Do for the loads, stores and updates of the atomic types and of
+// Vars, the operations programs perform most: it copies neither the label
+// nor the result, which is the calling goroutine's own until its next
+// operation.
+//
+// It writes running and do out: they were three calls on the path of most
+// of a program's operations. runningOn is left the checks that fail (no
+// running check, an abandoned or aborted execution), and does not return.
+func Op(o *Obj, lab *event.Label, what string) *event.Result {
+	w := lookup(self())
+	if w == nil || w.d.abandoned.Load() || w.g.x.aborting {
+		runningOn(w, what) // does not return
+	}
+	g := w.g
+	lab.Obj = g.x.bind(o, lab.OKind)
+	r := g.op(lab)
+	if r.Panic != nil {
+		raise(r.Panic)
+	}
+	return r
 }
 
 // TryDo is Do, unless the caller takes no part in a check (see Outside):

@@ -17,6 +17,7 @@ type execution struct {
 	d        *driver
 	epoch    uint64
 	eng      engine.Engine
+	replayer engine.Replayer // eng, if it replays operations without a Step
 	exec     engine.Exec
 	gs       []*goroutine // by id
 	cur      *goroutine   // the goroutine holding the turn
@@ -196,6 +197,24 @@ func (x *execution) dispatch() *goroutine {
 		x.end(engine.Ending{Kind: engine.Dropped})
 	}
 	return nil
+}
+
+// replay performs g's pending load or store (op tells them from the rest)
+// without a Step when the engine can (engine.Replayer), g having performed
+// the previous operation, and does what dispatch does for it. It reports
+// false when the operation needs dispatch: the engine's Step, or
+// dispatch's own checks (the tracer, the step limit, a look at the clock,
+// a stray goroutine).
+func (x *execution) replay(g *goroutine) bool {
+	if x.replayer == nil || x.tracer != nil || g.Steps >= x.maxSteps || (len(x.sched)+1)%longEvery == 0 || x.d.stray.Load() != nil {
+		return false
+	}
+	if !x.replayer.Replay(&x.exec, &g.Goroutine) {
+		return false
+	}
+	x.sched = append(x.sched, engine.Choice{G: g.ID})
+	g.Steps++
+	return true
 }
 
 // longEvery is how many operations of an execution go between two looks

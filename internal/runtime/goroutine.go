@@ -247,6 +247,8 @@ func (g *goroutine) op(lab *event.Label) *event.Result {
 		x.next = x.resumer
 		x.resumer = nil
 		g.park()
+	} else if (lab.Kind == event.Load || lab.Kind == event.Store) && x.exec.Last == g.ID && x.replay(g) {
+		// g goes on.
 	} else if h := x.dispatch(); h != g {
 		x.next = h
 		g.park()

@@ -430,6 +430,51 @@ func (e *Engine) replay(x *engine.Exec) engine.Decision {
 	return engine.Ran(engine.Choice{G: t, Alt: ev.Outcome})
 }
 
+// Replay implements engine.Replayer for the plain loads and stores of the
+// graph, most of what a run replays: replay would pick goroutine gr again
+// (x.Last, replayable) and perform them as it does here.
+func (e *Engine) Replay(x *engine.Exec, gr *engine.Goroutine) bool {
+	if e.remaining == 0 {
+		return false
+	}
+	g := e.top().g
+	t := gr.ID
+	if int(t) >= len(g.Threads) || gr.Status != engine.Ready {
+		return false
+	}
+	p := graph.Pos{T: t, I: e.cursor[t]}
+	evs := g.Threads[t].Events
+	if int(p.I) >= len(evs) {
+		return false
+	}
+	ev := &evs[p.I]
+	switch ev.Kind {
+	case graph.Read:
+		if ev.Lab.Kind != event.Load || ev.Recheck || !e.executed(ev.RF) {
+			return false
+		}
+	case graph.Write:
+		if ev.Lab.Kind != event.Store {
+			return false
+		}
+	default:
+		return false
+	}
+	if ev.Outcome != 0 || x.Continue && ev.Lab.OKind == event.VarObj || !e.matches(ev, &gr.Pending) {
+		return false
+	}
+	e.cursor[t]++
+	e.remaining--
+	if ev.Kind == graph.Read {
+		gr.Result = event.Result{V: g.ReadValue(p), From: -1}
+	} else {
+		ev.Lab = gr.Pending
+		ev.Val = storedValue(&ev.Lab)
+		gr.Result = event.Result{From: -1}
+	}
+	return true
+}
+
 // storedValue is the value a store writes.
 func storedValue(l *event.Label) event.Value {
 	v := l.A
