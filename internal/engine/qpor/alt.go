@@ -78,7 +78,7 @@ func (e *Engine) alternative(c front) front {
 	if found == nil {
 		return nil
 	}
-	return front(nil).merge(c).merge(historyOf(found))
+	return mergeHistory(front(nil).merge(c), found)
 }
 
 // spike returns the events in immediate conflict with x that may be in an

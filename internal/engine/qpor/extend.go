@@ -141,7 +141,7 @@ func (e *Engine) others(g int32, pred, cause *node, l *event.Label, obj int32, h
 			continue
 		}
 		cs := []*node{cause, wr.w}
-		h := historyOf(cs)
+		h := e.history(cs)
 		if h.at(g) != pred {
 			continue // the write comes after the operation in g
 		}
@@ -189,7 +189,7 @@ func (e *Engine) others(g int32, pred, cause *node, l *event.Label, obj int32, h
 				// A wait's history may hold a later write of the object:
 				// the operation would come after that one.
 				if fresh {
-					if h := historyOf(rs); h.at(g) == pred && latestIn(h, ws) == ow {
+					if h := e.history(rs); h.at(g) == pred && latestIn(h, ws) == ow {
 						e.add(g, pred, l, obj, ev, ow, rs)
 					}
 				}
@@ -205,7 +205,8 @@ func (e *Engine) others(g int32, pred, cause *node, l *event.Label, obj int32, h
 // which ow is the latest write of obj, when all its maximal events are dependent with ev (else that history
 // names the event of a smaller one).
 func (e *Engine) add(g int32, pred *node, l *event.Label, obj int32, ev indep.Event, ow *node, causes []*node) {
-	for _, m := range maximal(causes) {
+	e.u.maxs = maximal(e.u.maxs[:0], causes)
+	for _, m := range e.u.maxs {
 		if !e.u.depEv(ev, m) {
 			return
 		}
@@ -213,22 +214,24 @@ func (e *Engine) add(g int32, pred *node, l *event.Label, obj int32, ev indep.Ev
 	e.u.event(g, pred, l, obj, engine.Choice{G: g, Alt: ev.Alt, With: ev.With}, ev, ow, nil, causes)
 }
 
-// historyOf returns the configuration that is the union of the local
-// configurations of the events in cs (nil entries are skipped).
-func historyOf(cs []*node) front {
-	n := 0
-	for _, c := range cs {
-		if c != nil {
-			n = max(n, len(c.tmax))
-		}
-	}
-	h := make(front, 0, n)
+// mergeHistory returns the union of configuration h and the local
+// configurations of the events in cs (nil entries are skipped), in h's
+// storage.
+func mergeHistory(h front, cs []*node) front {
 	for _, c := range cs {
 		if c != nil {
 			h = h.merge(c.tmax)
 		}
 	}
 	return h
+}
+
+// history returns the union of the local configurations of the events in
+// cs, in the engine's scratch space, valid until the next call:
+// extensions look at many histories, most of which they drop.
+func (e *Engine) history(cs []*node) front {
+	e.hist = mergeHistory(e.hist[:0], cs)
+	return e.hist
 }
 
 // old reports whether n is nil or an event of the part of the trail that
@@ -318,7 +321,7 @@ func (e *Engine) chanOthers(g int32, pred, cause *node, l *event.Label, hist map
 			if old && !slices.ContainsFunc(cs, e.isNew) {
 				continue
 			}
-			h := historyOf(cs)
+			h := e.history(cs)
 			if h.at(g) != pred {
 				continue
 			}
@@ -347,7 +350,8 @@ func (e *Engine) chanOthers(g int32, pred, cause *node, l *event.Label, hist map
 // addChan is add for a channel operation, whose latest writes of its
 // channels in the history are cw.
 func (e *Engine) addChan(g int32, pred *node, l *event.Label, ev indep.Event, cw []*node, causes []*node) {
-	for _, m := range maximal(causes) {
+	e.u.maxs = maximal(e.u.maxs[:0], causes)
+	for _, m := range e.u.maxs {
 		if !e.u.depEv(ev, m) {
 			return
 		}
@@ -418,7 +422,7 @@ func (e *Engine) awaitOthers(g int32, pred, cause *node, l *event.Label, hist ma
 		for i, j := range pick {
 			cs = append(cs, objs[i][j].w)
 		}
-		if (!old || slices.ContainsFunc(cs, e.isNew)) && historyOf(cs).at(g) == pred {
+		if (!old || slices.ContainsFunc(cs, e.isNew)) && e.history(cs).at(g) == pred {
 			e.add(g, pred, l, -1, ev, nil, cs)
 		}
 		if !nextPick(pick, func(i int) int { return len(objs[i]) - 1 }) {

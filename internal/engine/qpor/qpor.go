@@ -91,6 +91,7 @@ type Engine struct {
 	// chanSt is the state of the channels after a part of the running
 	// execution, for its extensions (stateAt).
 	chanSt chans.State
+	hist   front // scratch of history
 	// OnComplete, when set, is called with the equivalence class (package
 	// class) of every execution that ends with every goroutine returned;
 	// OnTrace with its Mazurkiewicz trace (indep.Trace).

@@ -114,17 +114,13 @@ func (f front) merge(o front) front {
 	return f
 }
 
-// key names an event canonically: goroutine, outcome and immediate causes.
-type key struct {
-	g, alt, with int32
-	causes       string
-}
-
 // unfolding holds the events found so far (U in the paper), memoized by
 // their canonical names so that every execution finds the same ones, and
 // the canonical objects.
 type unfolding struct {
-	events map[key]*node
+	// events is keyed by an event's canonical name: its goroutine, its
+	// outcome and the ids of its immediate causes, in order, as bytes.
+	events map[string]*node
 	firsts map[int32][]*node // events without predecessor, by goroutine
 	// after holds the events on an object by the latest write of it in
 	// their histories, initial (by canonical object, at its root) those
@@ -147,10 +143,16 @@ type unfolding struct {
 	// found for one object in an execution are merged.
 	parent []int32
 	n      int32
+	// Scratch space of event and compatible, which run once per enabled
+	// event of every step: most names looked up are of known events.
+	ids          []int32
+	name         []byte
+	maxs         []*node
+	onlyA, onlyB []*node
 }
 
 func newUnfolding() *unfolding {
-	return &unfolding{events: map[key]*node{}, firsts: map[int32][]*node{}, after: map[*node]*group{}, initial: map[int32]*group{},
+	return &unfolding{events: map[string]*node{}, firsts: map[int32][]*node{}, after: map[*node]*group{}, initial: map[int32]*group{},
 		chanAfter: map[chanKey]*group{}, takers: map[*node][]*node{}}
 }
 
@@ -222,10 +224,9 @@ func (u *unfolding) depEv(x indep.Event, b *node) bool {
 	return indep.Dependent(&x, &y) || takesLike(&x, &y)
 }
 
-// maximal returns the events of cs that no other one causally follows,
-// without duplicates.
-func maximal(cs []*node) []*node {
-	var out []*node
+// maximal appends to out the events of cs that no other one causally
+// follows, without duplicates.
+func maximal(out, cs []*node) []*node {
 	for i, c := range cs {
 		if c == nil || slices.Contains(out, c) {
 			continue
@@ -251,18 +252,21 @@ func maximal(cs []*node) []*node {
 // false when an event of that name exists with another operation: the
 // program is not deterministic.
 func (u *unfolding) event(g int32, pred *node, lab *event.Label, obj int32, ch engine.Choice, ev indep.Event, ow *node, cw []*node, causes []*node) (n *node, ok bool) {
-	causes = maximal(causes)
-	ids := make([]int32, len(causes))
-	for i, c := range causes {
-		ids[i] = c.id
+	u.maxs = maximal(u.maxs[:0], causes)
+	causes = u.maxs
+	u.ids = u.ids[:0]
+	for _, c := range causes {
+		u.ids = append(u.ids, c.id)
 	}
-	slices.Sort(ids)
-	buf := make([]byte, 0, 4*len(ids))
-	for _, id := range ids {
+	slices.Sort(u.ids)
+	buf := binary.LittleEndian.AppendUint32(u.name[:0], uint32(g))
+	buf = binary.LittleEndian.AppendUint32(buf, uint32(ch.Alt))
+	buf = binary.LittleEndian.AppendUint32(buf, uint32(ch.With))
+	for _, id := range u.ids {
 		buf = binary.LittleEndian.AppendUint32(buf, uint32(id))
 	}
-	k := key{g: g, alt: ch.Alt, with: ch.With, causes: string(buf)}
-	if n := u.events[k]; n != nil {
+	u.name = buf
+	if n := u.events[string(buf)]; n != nil {
 		return n, n.lab.Kind == lab.Kind && n.lab.Op == lab.Op && n.ev.Effect == ev.Effect
 	}
 	n = &node{id: int32(len(u.events)), g: g, ch: ch, lab: *lab, obj: obj, ev: ev, owrite: ow, chanW: cw, made: -1, nextObj: -1, childObj: -1}
@@ -280,7 +284,7 @@ func (u *unfolding) event(g int32, pred *node, lab *event.Label, obj int32, ch e
 		}
 	}
 	n.tmax = n.tmax.set(g, n)
-	u.events[k] = n
+	u.events[string(buf)] = n
 	if pred != nil {
 		pred.kids = append(pred.kids, n)
 	} else {
@@ -365,12 +369,12 @@ func (u *unfolding) compatible(a, b front) bool {
 	if !moreA || !moreB {
 		return true
 	}
-	var bufA, bufB [32]*node
-	onlyA, onlyB := bufA[:0], bufB[:0]
+	onlyA, onlyB := u.onlyA[:0], u.onlyB[:0]
 	for g := range n {
 		onlyA = beyond(onlyA, a.at(int32(g)), b.at(int32(g)))
 		onlyB = beyond(onlyB, b.at(int32(g)), a.at(int32(g)))
 	}
+	u.onlyA, u.onlyB = onlyA, onlyB
 	for _, x := range onlyA {
 		for _, y := range onlyB {
 			if x.g != y.g && u.dep(x, y) {
