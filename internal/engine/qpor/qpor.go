@@ -50,7 +50,7 @@ func New(c engine.Config) engine.Engine { return Options{}.New(c) }
 
 // New returns an engine with options o.
 func (o Options) New(c engine.Config) engine.Engine {
-	e := &Engine{k: o.K, u: newUnfolding(), rootObj: -1}
+	e := &Engine{k: o.K, u: newUnfolding(), rootObj: -1, byObj: map[int32][]*node{}}
 	e.m.Sym.Config = c.Concolic
 	return e
 }
@@ -92,6 +92,9 @@ type Engine struct {
 	// execution, for its extensions (stateAt).
 	chanSt chans.State
 	hist   front // scratch of history
+	// byObj and trailAwaits index the trail for compatibleTrail.
+	byObj       map[int32][]*node
+	trailAwaits []*node
 	// OnComplete, when set, is called with the equivalence class (package
 	// class) of every execution that ends with every goroutine returned;
 	// OnTrace with its Mazurkiewicz trace (indep.Trace).

@@ -347,28 +347,11 @@ func groupOf[K comparable](m map[K]*group, k K) *group {
 // dependent with an event of the other but not the one (two such events
 // would be concurrent and dependent: in conflict).
 func (u *unfolding) compatible(a, b front) bool {
+	ok, moreA, moreB := chainsAgree(a, b)
+	if !ok || !moreA || !moreB {
+		return ok
+	}
 	n := max(len(a), len(b))
-	moreA, moreB := false, false
-	for g := range n {
-		x, y := a.at(int32(g)), b.at(int32(g))
-		switch {
-		case x == nil || y == nil:
-			moreA, moreB = moreA || x != nil, moreB || y != nil
-		case x.depth <= y.depth:
-			if y.at(x.depth) != x {
-				return false
-			}
-			moreB = moreB || y != x
-		default:
-			if x.at(y.depth) != y {
-				return false
-			}
-			moreA = true
-		}
-	}
-	if !moreA || !moreB {
-		return true
-	}
 	onlyA, onlyB := u.onlyA[:0], u.onlyB[:0]
 	for g := range n {
 		onlyA = beyond(onlyA, a.at(int32(g)), b.at(int32(g)))
@@ -383,6 +366,30 @@ func (u *unfolding) compatible(a, b front) bool {
 		}
 	}
 	return true
+}
+
+// chainsAgree reports whether configurations a and b agree on every
+// goroutine's chain (one's events of it are a prefix of the other's),
+// and whether each has events the other lacks.
+func chainsAgree(a, b front) (ok, moreA, moreB bool) {
+	for g := range max(len(a), len(b)) {
+		x, y := a.at(int32(g)), b.at(int32(g))
+		switch {
+		case x == nil || y == nil:
+			moreA, moreB = moreA || x != nil, moreB || y != nil
+		case x.depth <= y.depth:
+			if y.at(x.depth) != x {
+				return false, false, false
+			}
+			moreB = moreB || y != x
+		default:
+			if x.at(y.depth) != y {
+				return false, false, false
+			}
+			moreA = true
+		}
+	}
+	return true, moreA, moreB
 }
 
 // beyond appends to dst the events of x's goroutine up to x after y, which
