@@ -141,16 +141,10 @@ func (e *Engine) others(g int32, pred, cause *node, l *event.Label, obj int32, h
 			continue
 		}
 		cs := []*node{cause, wr.w}
-		h := e.history(cs)
-		if h.at(g) != pred {
+		if !within(cs, g, pred) {
 			continue // the write comes after the operation in g
 		}
-		var ow *node // the latest write in h
-		for i := len(ws) - 1; i > 0 && ow == nil; i-- {
-			if h.has(ws[i].w) {
-				ow = ws[i].w
-			}
-		}
+		ow := latestOf(cs, ws) // the latest write in the history
 		var val event.Value
 		if ow != nil {
 			val = ow.post
@@ -178,20 +172,19 @@ func (e *Engine) others(g int32, pred, cause *node, l *event.Label, obj int32, h
 			}
 			pick := make([]int, len(byG)) // into byG[i], plus one; 0: none
 			for {
-				rs, fresh := cs, !old || !e.old(wr.w)
+				rs, fresh := append(e.causeBuf[:0], cs...), !old || !e.old(wr.w)
 				for i, p := range pick {
 					if p > 0 {
 						r := byG[i][p-1]
-						rs = append(rs[:len(rs):len(rs)], r)
+						rs = append(rs, r)
 						fresh = fresh || e.isNew(r)
 					}
 				}
+				e.causeBuf = rs
 				// A wait's history may hold a later write of the object:
 				// the operation would come after that one.
-				if fresh {
-					if h := e.history(rs); h.at(g) == pred && latestIn(h, ws) == ow {
-						e.add(g, pred, l, obj, ev, ow, rs)
-					}
+				if fresh && within(rs, g, pred) && latestOf(rs, ws) == ow {
+					e.add(g, pred, l, obj, ev, ow, rs)
 				}
 				if !nextPick(pick, func(i int) int { return len(byG[i]) }) {
 					break
@@ -224,6 +217,37 @@ func mergeHistory(h front, cs []*node) front {
 		}
 	}
 	return h
+}
+
+// within reports whether the history of cs, events of the running
+// execution, holds no event of goroutine g after pred (nil: none): the
+// events of g in it are all on g's chain in the execution.
+func within(cs []*node, g int32, pred *node) bool {
+	d := int32(-1)
+	if pred != nil {
+		d = pred.depth
+	}
+	for _, c := range cs {
+		if c != nil {
+			if t := c.tmax.at(g); t != nil && t.depth > d {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// latestOf returns the latest of the writes ws of an object that is in
+// the history of cs, nil for none.
+func latestOf(cs []*node, ws []*access) *node {
+	for i := len(ws) - 1; i > 0; i-- {
+		for _, c := range cs {
+			if c != nil && c.tmax.has(ws[i].w) {
+				return ws[i].w
+			}
+		}
+	}
+	return nil
 }
 
 // history returns the union of the local configurations of the events in
@@ -422,7 +446,7 @@ func (e *Engine) awaitOthers(g int32, pred, cause *node, l *event.Label, hist ma
 		for i, j := range pick {
 			cs = append(cs, objs[i][j].w)
 		}
-		if (!old || slices.ContainsFunc(cs, e.isNew)) && e.history(cs).at(g) == pred {
+		if (!old || slices.ContainsFunc(cs, e.isNew)) && within(cs, g, pred) {
 			e.add(g, pred, l, -1, ev, nil, cs)
 		}
 		if !nextPick(pick, func(i int) int { return len(objs[i]) - 1 }) {

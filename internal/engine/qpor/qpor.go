@@ -91,7 +91,9 @@ type Engine struct {
 	// chanSt is the state of the channels after a part of the running
 	// execution, for its extensions (stateAt).
 	chanSt chans.State
-	hist   front // scratch of history
+	// hist and causeBuf are scratch space of extend.
+	hist     front
+	causeBuf []*node
 	// byObj and trailAwaits index the trail for compatibleTrail.
 	byObj       map[int32][]*node
 	trailAwaits []*node
