@@ -148,7 +148,7 @@ func (e *Engine) spike(x *node, c front, i int, d []*node) []*node {
 	switch {
 	case x.obj >= 0 && x.ev.Effect == indep.Write:
 		ys = e.u.awaits
-	case isAwait(&x.lab):
+	case x.await():
 		ys = e.u.writes
 	}
 	for _, y := range ys {
@@ -235,7 +235,7 @@ func (e *Engine) indexTrail() {
 		case n.obj >= 0:
 			r := e.u.find(n.obj)
 			e.byObj[r] = append(e.byObj[r], n)
-		case isAwait(&n.lab):
+		case n.await():
 			e.trailAwaits = append(e.trailAwaits, n)
 		}
 	}
@@ -260,7 +260,7 @@ func (e *Engine) compatibleTrail(a, c front, i int) bool {
 	e.u.onlyA = onlyA
 	var onlyC []*node
 	for _, z := range onlyA {
-		switch z.lab.Kind {
+		switch z.ev.Kind {
 		case event.Spawn, event.Join, event.End:
 			// Dependent only with the events of the goroutine spawned,
 			// its End and its joins: with none in c that the chains
@@ -284,7 +284,7 @@ func (e *Engine) compatibleTrail(a, c front, i int) bool {
 		}
 		w := z.ev.Effect == indep.Write
 		for _, y := range e.byObj[e.u.find(z.obj)] {
-			if y.pos >= i {
+			if int(y.pos) >= i {
 				break
 			}
 			if y.g != z.g && (w || y.ev.Effect == indep.Write) && !a.has(y) {
@@ -292,7 +292,7 @@ func (e *Engine) compatibleTrail(a, c front, i int) bool {
 			}
 		}
 		for _, y := range e.trailAwaits {
-			if !w || y.pos >= i {
+			if !w || int(y.pos) >= i {
 				break
 			}
 			if y.g != z.g && !a.has(y) {

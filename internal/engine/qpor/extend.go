@@ -70,7 +70,7 @@ func (e *Engine) extend(x *engine.Exec) {
 		}
 		switch {
 		case n.obj >= 0:
-			e.others(n.g, n.pred(), first, &n.lab, n.obj, hist, i < e.fresh)
+			e.others(n.g, n.pred(), first, &lv.lab, n.obj, hist, i < e.fresh)
 		case isChan(lv.lab.Kind) && lv.lab.Kind != event.ChanMake && !(n.ev.Silent && n.ev.With == 0):
 			// A make or an offer has one history: its goroutine's.
 			e.chanOthers(n.g, n.pred(), first, &lv.lab, hist, i < e.fresh)
@@ -260,7 +260,7 @@ func (e *Engine) history(cs []*node) front {
 
 // old reports whether n is nil or an event of the part of the trail that
 // the previous execution had too.
-func (e *Engine) old(n *node) bool { return n == nil || n.run == e.runs && n.pos < e.fresh }
+func (e *Engine) old(n *node) bool { return n == nil || int(n.run) == e.runs && int(n.pos) < e.fresh }
 
 func (e *Engine) isNew(n *node) bool { return !e.old(n) }
 

@@ -108,8 +108,9 @@ type level struct {
 	ev  *node
 	dis []*node
 	// lab is ev's operation as the running execution performed it, with
-	// its channel IDs (ev.lab has those of the execution that found ev);
-	// tok is the ID of the channel it made, if any.
+	// its channel IDs (the event keeps the operation's kind only, and ev
+	// the canonical objects); tok is the ID of the channel it made, if
+	// any.
 	lab event.Label
 	tok chans.Token
 }
@@ -434,7 +435,7 @@ func (e *Engine) perform(x *engine.Exec, n *node) engine.Decision {
 	}
 	lv := &e.levels[e.depth]
 	lv.lab, lv.tok = *l, chans.NoToken
-	n.run, n.pos = e.runs, e.depth
+	n.run, n.pos = int32(e.runs), int32(e.depth)
 	e.depth++
 	b := e.m.Perform(x, g, n.ch)
 	if n.obj >= 0 {

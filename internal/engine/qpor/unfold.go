@@ -18,7 +18,7 @@ type node struct {
 	g     int32
 	depth int32         // g's events before this one
 	ch    engine.Choice // the outcome
-	lab   event.Label   // the operation; lab.Obj is local to the execution that found it: use obj
+	op    event.RMWOp   // the operation's, with ev.Kind: the operation, for the check of determinism
 	obj   int32         // canonical object (see unfolding.parent), or -1
 	ev    indep.Event   // the operation as the relation sees it, Obj canonical
 	// up holds n's ancestors in g's thread tree (the events of g before
@@ -34,7 +34,7 @@ type node struct {
 	bug  bool
 	// run and pos are the execution that performed n last and n's depth
 	// in its trail.
-	run, pos int
+	run, pos int32
 	// kids holds the events whose predecessor in g is this one; inD says
 	// the event is in D at the current depth of the trail.
 	kids []*node
@@ -54,6 +54,9 @@ type node struct {
 	// function of the history.
 	nextObj, childObj int32
 }
+
+// await reports whether n is a wait of weft.Yield.
+func (n *node) await() bool { return n.ev.Kind == event.Block && n.ev.Arg == event.Await }
 
 // pred returns n's predecessor in its goroutine, or nil.
 func (n *node) pred() *node {
@@ -267,23 +270,32 @@ func (u *unfolding) event(g int32, pred *node, lab *event.Label, obj int32, ch e
 	}
 	u.name = buf
 	if n := u.events[string(buf)]; n != nil {
-		return n, n.lab.Kind == lab.Kind && n.lab.Op == lab.Op && n.ev.Effect == ev.Effect
+		return n, n.ev.Kind == lab.Kind && n.op == lab.Op && n.ev.Effect == ev.Effect
 	}
-	n = &node{id: int32(len(u.events)), g: g, ch: ch, lab: *lab, obj: obj, ev: ev, owrite: ow, chanW: cw, made: -1, nextObj: -1, childObj: -1}
+	n = &node{id: int32(len(u.events)), g: g, ch: ch, op: lab.Op, obj: obj, ev: ev, owrite: ow, chanW: cw, made: -1, nextObj: -1, childObj: -1}
 	if lab.Kind == event.ChanMake {
 		n.made = u.newObj()
 	}
+	// The histories are kept for the whole exploration: tmax and up are
+	// made at their length.
+	l := int(g) + 1
+	for _, c := range causes {
+		l = max(l, len(c.tmax))
+	}
+	n.tmax = make(front, 0, l)
 	for _, c := range causes {
 		n.tmax = n.tmax.merge(c.tmax)
 	}
+	n.tmax = n.tmax.set(g, n)
 	if pred != nil {
 		n.depth = pred.depth + 1
-		n.up = append(n.up, pred)
-		for j := 0; j < len(n.up[j].up); j++ {
-			n.up = append(n.up, n.up[j].up[j])
+		var buf [32]*node
+		up := append(buf[:0], pred)
+		for j := 0; j < len(up[j].up); j++ {
+			up = append(up, up[j].up[j])
 		}
+		n.up = slices.Clone(up)
 	}
-	n.tmax = n.tmax.set(g, n)
 	u.events[string(buf)] = n
 	if pred != nil {
 		pred.kids = append(pred.kids, n)
