@@ -399,7 +399,7 @@ func (e *Engine) stateAt(h front) *chans.State {
 			tok = lv.tok
 		}
 		op := chans.OpOf(&lv.lab, lv.ev.g, tok)
-		st.Apply(&op, chans.Decode(lv.ev.ch.Alt, lv.ev.ch.With))
+		st.Apply(&op, chans.Decode(lv.ev.ev.Alt, lv.ev.ev.With))
 	}
 	return st
 }

@@ -437,7 +437,7 @@ func (e *Engine) perform(x *engine.Exec, n *node) engine.Decision {
 	lv.lab, lv.tok = *l, chans.NoToken
 	n.run, n.pos = int32(e.runs), int32(e.depth)
 	e.depth++
-	b := e.m.Perform(x, g, n.ch)
+	b := e.m.Perform(x, g, n.choice())
 	if n.obj >= 0 {
 		n.post = e.m.Value(l)
 	}
@@ -448,11 +448,11 @@ func (e *Engine) perform(x *engine.Exec, n *node) engine.Decision {
 	if b != nil {
 		n.bug = true
 		if b.Kind == engine.DataRace && x.Continue {
-			return engine.Decision{Verdict: engine.Run, Choice: n.ch, Bug: b}
+			return engine.Decision{Verdict: engine.Run, Choice: n.choice(), Bug: b}
 		}
-		return engine.Failed(n.ch, b)
+		return engine.Failed(n.choice(), b)
 	}
-	return engine.Ran(n.ch)
+	return engine.Ran(n.choice())
 }
 
 // End implements engine.Engine.
@@ -490,7 +490,7 @@ func (e *Engine) Fault(_ *engine.Exec, g int32, _ *engine.Choice, also []engine.
 	first := true
 	for _, lv := range e.levels[:e.depth] {
 		if len(also) > 0 || b.tmax.has(lv.ev) {
-			sched = append(sched, lv.ev.ch)
+			sched = append(sched, lv.ev.choice())
 			first = first && (!lv.ev.bug || lv.ev == b)
 		}
 	}

@@ -16,11 +16,10 @@ import (
 type node struct {
 	id    int32
 	g     int32
-	depth int32         // g's events before this one
-	ch    engine.Choice // the outcome
-	op    event.RMWOp   // the operation's, with ev.Kind: the operation, for the check of determinism
-	obj   int32         // canonical object (see unfolding.parent), or -1
-	ev    indep.Event   // the operation as the relation sees it, Obj canonical
+	depth int32       // g's events before this one
+	op    event.RMWOp // the operation's, with ev.Kind: the operation, for the check of determinism
+	obj   int32       // canonical object (see unfolding.parent), or -1
+	ev    indep.Event // the operation as the relation sees it, Obj canonical, with the outcome
 	// up holds n's ancestors in g's thread tree (the events of g before
 	// it, each the cause of the next): up[j] is the one 2^j events
 	// before, the skip pointers of the paper's §5.2 with step 2. tmax
@@ -54,6 +53,9 @@ type node struct {
 	// function of the history.
 	nextObj, childObj int32
 }
+
+// choice returns n's outcome.
+func (n *node) choice() engine.Choice { return engine.Choice{G: n.g, Alt: n.ev.Alt, With: n.ev.With} }
 
 // await reports whether n is a wait of weft.Yield.
 func (n *node) await() bool { return n.ev.Kind == event.Block && n.ev.Arg == event.Await }
@@ -272,7 +274,7 @@ func (u *unfolding) event(g int32, pred *node, lab *event.Label, obj int32, ch e
 	if n := u.events[string(buf)]; n != nil {
 		return n, n.ev.Kind == lab.Kind && n.op == lab.Op && n.ev.Effect == ev.Effect
 	}
-	n = &node{id: int32(len(u.events)), g: g, ch: ch, op: lab.Op, obj: obj, ev: ev, owrite: ow, chanW: cw, made: -1, nextObj: -1, childObj: -1}
+	n = &node{id: int32(len(u.events)), g: g, op: lab.Op, obj: obj, ev: ev, owrite: ow, chanW: cw, made: -1, nextObj: -1, childObj: -1}
 	if lab.Kind == event.ChanMake {
 		n.made = u.newObj()
 	}
