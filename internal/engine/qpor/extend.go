@@ -49,8 +49,16 @@ func (e *Engine) extend(x *engine.Exec) {
 		}
 	}
 	hist := map[int32][]*access{}
-	for _, lv := range e.levels[:e.depth] {
+	e.chanSteps = e.chanSteps[:0]
+	for i, lv := range e.levels[:e.depth] {
 		n := lv.ev
+		if isChan(lv.lab.Kind) {
+			tok := chans.Token(i)
+			if lv.lab.Kind == event.ChanMake {
+				tok = lv.tok
+			}
+			e.chanSteps = append(e.chanSteps, chanStep{n, chans.OpOf(&lv.lab, n.g, tok), chans.Decode(n.ev.Alt, n.ev.With)})
+		}
 		if !n.ev.Silent {
 			for _, c := range n.ev.Chans {
 				hist[int32(c)] = appendAccess(hist[int32(c)], n)
@@ -390,18 +398,20 @@ func (e *Engine) addChan(g int32, pred *node, l *event.Label, ev indep.Event, cw
 func (e *Engine) stateAt(h front) *chans.State {
 	st := &e.chanSt
 	st.Reset()
-	for i, lv := range e.levels[:e.depth] {
-		if !isChan(lv.lab.Kind) || !h.has(lv.ev) {
-			continue
+	for i := range e.chanSteps {
+		if s := &e.chanSteps[i]; h.has(s.n) {
+			st.Apply(&s.op, s.out)
 		}
-		tok := chans.Token(i)
-		if lv.lab.Kind == event.ChanMake {
-			tok = lv.tok
-		}
-		op := chans.OpOf(&lv.lab, lv.ev.g, tok)
-		st.Apply(&op, chans.Decode(lv.ev.ev.Alt, lv.ev.ev.With))
 	}
 	return st
+}
+
+// chanStep is a channel operation of the running execution, as stateAt
+// performs it again.
+type chanStep struct {
+	n   *node
+	op  chans.Op
+	out chans.Outcome
 }
 
 // latestIn returns the latest of the writes ws of an object that is in

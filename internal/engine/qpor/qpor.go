@@ -91,6 +91,9 @@ type Engine struct {
 	// chanSt is the state of the channels after a part of the running
 	// execution, for its extensions (stateAt).
 	chanSt chans.State
+	// chanSteps are the channel operations of the running execution,
+	// for stateAt.
+	chanSteps []chanStep
 	// hist and causeBuf are scratch space of extend.
 	hist     front
 	causeBuf []*node
