@@ -2,6 +2,7 @@ package qpor
 
 import (
 	"slices"
+	"sort"
 
 	"weft.dev/weft/internal/event"
 	"weft.dev/weft/internal/indep"
@@ -282,12 +283,22 @@ func (e *Engine) compatibleTrail(a, c front, i int) bool {
 			}
 			continue
 		}
+		// Backwards from c's latest event on the object: every earlier one
+		// precedes a write of c there (dependent events of a
+		// configuration are ordered, as in the trail), so that the first
+		// write found in a is the last to look at.
 		w := z.ev.Effect == indep.Write
-		for _, y := range e.byObj[e.u.find(z.obj)] {
-			if int(y.pos) >= i {
-				break
-			}
-			if y.g != z.g && (w || y.ev.Effect == indep.Write) && !a.has(y) {
+		ys := e.byObj[e.u.find(z.obj)]
+		for k := sort.Search(len(ys), func(k int) bool { return int(ys[k].pos) >= i }) - 1; k >= 0; k-- {
+			y := ys[k]
+			yw := y.ev.Effect == indep.Write
+			switch {
+			case !w && !yw:
+			case y.g == z.g || a.has(y):
+				if yw {
+					k = 0
+				}
+			default:
 				return false
 			}
 		}
