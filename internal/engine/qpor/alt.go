@@ -113,11 +113,15 @@ func (e *Engine) spike(x *node, c front, i int, d []*node) []*node {
 		if gr == nil {
 			return
 		}
-		ys := gr.writes
-		if x.ev.Effect == indep.Write {
-			ys = append(slices.Clip(ys), gr.reads...)
+		for _, y := range gr.writes {
+			if y.g != x.g {
+				consider(y)
+			}
 		}
-		for _, y := range ys {
+		if x.ev.Effect != indep.Write {
+			return
+		}
+		for _, y := range gr.reads {
 			if y.g != x.g {
 				consider(y)
 			}

@@ -50,7 +50,7 @@ func New(c engine.Config) engine.Engine { return Options{}.New(c) }
 
 // New returns an engine with options o.
 func (o Options) New(c engine.Config) engine.Engine {
-	e := &Engine{k: o.K, u: newUnfolding(), rootObj: -1, byObj: map[int32][]*node{}}
+	e := &Engine{k: o.K, u: newUnfolding(), rootObj: -1, byObj: map[int32][]*node{}, objs: map[int32]*access{}}
 	e.m.Sym.Config = c.Concolic
 	return e
 }
@@ -94,9 +94,10 @@ type Engine struct {
 	// chanSteps are the channel operations of the running execution,
 	// for stateAt.
 	chanSteps []chanStep
-	// hist and causeBuf are scratch space of extend.
-	hist     front
-	causeBuf []*node
+	// hist and causeBuf are scratch space of extend and causes, en of
+	// enabled.
+	hist         front
+	causeBuf, en []*node
 	// byObj and trailAwaits index the trail for compatibleTrail.
 	byObj       map[int32][]*node
 	trailAwaits []*node
@@ -136,7 +137,7 @@ func (e *Engine) Begin(x *engine.Exec) bool {
 	e.depth = 0
 	e.last, e.spawned, e.ended, e.takenBy = e.last[:0], e.spawned[:0], e.ended[:0], e.takenBy[:0]
 	e.awaits = e.awaits[:0]
-	e.objs = map[int32]*access{}
+	clear(e.objs)
 	e.chanObj = map[chans.ID]int32{}
 	e.local = e.local[:0]
 	return true
@@ -188,9 +189,10 @@ func (e *Engine) canon(g int32, l *event.Label) int32 {
 // joins, the accesses of its object or channels it does not commute
 // with (for a wait of weft.Yield, the latest write of every object; for
 // a write, the waits too), the offer it takes, and for a handed wait the
-// event that took the offer.
+// event that took the offer. The slice is scratch space, valid until the
+// next call.
 func (e *Engine) causes(g int32, l *event.Label, ev *indep.Event) []*node {
-	cs := []*node{e.last.at(g)}
+	cs := append(e.causeBuf[:0], e.last.at(g))
 	if cs[0] == nil {
 		cs[0] = e.spawned.at(g)
 	}
@@ -232,6 +234,7 @@ func (e *Engine) causes(g int32, l *event.Label, ev *indep.Event) []*node {
 			cs = append(cs, e.last.at(ev.With-1))
 		}
 	}
+	e.causeBuf = cs
 	return cs
 }
 
@@ -280,9 +283,11 @@ func (e *Engine) eventOf(g *engine.Goroutine, ch engine.Choice) (*node, bool) {
 }
 
 // enabled returns the events enabled now (en(C)), those of the goroutine
-// that moved last first, or the decision that ends the execution.
+// that moved last first, in scratch space valid until the next call, or
+// the decision that ends the execution.
 func (e *Engine) enabled(x *engine.Exec) ([]*node, *engine.Decision) {
-	var en []*node
+	en := e.en[:0]
+	defer func() { e.en = en }()
 	var opts []engine.Choice
 	add := func(g *engine.Goroutine) *engine.Decision {
 		if g == nil || g.Status != engine.Ready {
