@@ -48,7 +48,10 @@ func (e *Engine) extend(x *engine.Exec) {
 			}
 		}
 	}
-	hist := map[int32][]*access{}
+	hist := e.histBuf
+	for o, ws := range hist {
+		hist[o] = ws[:0]
+	}
 	e.chanSteps = e.chanSteps[:0]
 	for i, lv := range e.levels[:e.depth] {
 		n := lv.ev
@@ -120,16 +123,15 @@ func isChan(k event.Kind) bool {
 
 // appendAccess adds n, an access of an object, to the accesses ws of the
 // object so far, by write.
-func appendAccess(ws []*access, n *node) []*access {
-	if ws == nil {
-		ws = []*access{{}}
+func appendAccess(ws []access, n *node) []access {
+	if len(ws) == 0 {
+		ws = append(ws, access{})
 	}
 	switch n.ev.Effect {
 	case indep.Write:
-		ws = append(ws, &access{w: n})
+		ws = append(ws, access{w: n})
 	case indep.Read:
-		last := ws[len(ws)-1]
-		last.reads = append(last.reads, n)
+		ws[len(ws)-1].reads = append(ws[len(ws)-1].reads, n)
 	}
 	return ws
 }
@@ -139,10 +141,10 @@ func appendAccess(ws []*access, n *node) []*access {
 // every history in the execution whose maximal events it is dependent with.
 // When old, the operation is one of the part of the trail that the
 // previous execution had too, which added its histories in that part.
-func (e *Engine) others(g int32, pred, cause *node, l *event.Label, obj int32, hist map[int32][]*access, old bool) {
+func (e *Engine) others(g int32, pred, cause *node, l *event.Label, obj int32, hist map[int32][]access, old bool) {
 	ws := hist[e.u.find(obj)]
-	if ws == nil {
-		ws = []*access{{}}
+	if len(ws) == 0 {
+		ws = []access{{}}
 	}
 	for _, wr := range ws {
 		if old && e.old(wr.w) && !slices.ContainsFunc(wr.reads, e.isNew) && !slices.ContainsFunc(e.awaits, e.isNew) {
@@ -247,7 +249,7 @@ func within(cs []*node, g int32, pred *node) bool {
 
 // latestOf returns the latest of the writes ws of an object that is in
 // the history of cs, nil for none.
-func latestOf(cs []*node, ws []*access) *node {
+func latestOf(cs []*node, ws []access) *node {
 	for i := len(ws) - 1; i > 0; i-- {
 		for _, c := range cs {
 			if c != nil && c.tmax.has(ws[i].w) {
@@ -298,15 +300,15 @@ func readsByG(reads []*node) [][]*node {
 // by performing them again, in the execution's order. When old, the
 // operation is one of the part of the trail that the previous execution
 // had too, which added its histories made of that part.
-func (e *Engine) chanOthers(g int32, pred, cause *node, l *event.Label, hist map[int32][]*access, old bool) {
+func (e *Engine) chanOthers(g int32, pred, cause *node, l *event.Label, hist map[int32][]access, old bool) {
 	ev0 := indep.Of(g, l, 0, 0, event.Value{})
 	e.chansOf(ev0.Chans)
 	// sets[i] holds the sets of causes on channel i to choose from.
 	sets := make([][][]*node, len(ev0.Chans))
 	for i, c := range ev0.Chans {
 		ws := hist[int32(c)]
-		if ws == nil {
-			ws = []*access{{}}
+		if len(ws) == 0 {
+			ws = []access{{}}
 		}
 		for _, wr := range ws {
 			if ev0.Effect != indep.Write {
@@ -416,7 +418,7 @@ type chanStep struct {
 
 // latestIn returns the latest of the writes ws of an object that is in
 // configuration h, nil for none.
-func latestIn(h front, ws []*access) *node {
+func latestIn(h front, ws []access) *node {
 	for i := len(ws) - 1; i > 0; i-- {
 		if h.has(ws[i].w) {
 			return ws[i].w
@@ -442,8 +444,8 @@ func sharesChan(a, b *indep.Event) bool {
 // sync object, as it reads them all. When old, the wait is one of the
 // part of the trail that the previous execution had too, which added its
 // histories made of that part.
-func (e *Engine) awaitOthers(g int32, pred, cause *node, l *event.Label, hist map[int32][]*access, old bool) {
-	var objs [][]*access
+func (e *Engine) awaitOthers(g int32, pred, cause *node, l *event.Label, hist map[int32][]access, old bool) {
+	var objs [][]access
 	for _, o := range slices.Sorted(maps.Keys(hist)) {
 		if ws := hist[o]; len(ws) > 1 && ws[1].w.obj >= 0 {
 			objs = append(objs, ws)

@@ -50,7 +50,7 @@ func New(c engine.Config) engine.Engine { return Options{}.New(c) }
 
 // New returns an engine with options o.
 func (o Options) New(c engine.Config) engine.Engine {
-	e := &Engine{k: o.K, u: newUnfolding(), rootObj: -1, byObj: map[int32][]*node{}, objs: map[int32]*access{}}
+	e := &Engine{k: o.K, u: newUnfolding(), rootObj: -1, byObj: map[int32][]*node{}, objs: map[int32]*access{}, histBuf: map[int32][]access{}}
 	e.m.Sym.Config = c.Concolic
 	return e
 }
@@ -94,10 +94,12 @@ type Engine struct {
 	// chanSteps are the channel operations of the running execution,
 	// for stateAt.
 	chanSteps []chanStep
-	// hist and causeBuf are scratch space of extend and causes, en of
-	// enabled.
+	// hist, histBuf and causeBuf are scratch space of extend and causes,
+	// en and opts of enabled.
 	hist         front
+	histBuf      map[int32][]access
 	causeBuf, en []*node
+	opts         []engine.Choice
 	// byObj and trailAwaits index the trail for compatibleTrail.
 	byObj       map[int32][]*node
 	trailAwaits []*node
@@ -286,9 +288,8 @@ func (e *Engine) eventOf(g *engine.Goroutine, ch engine.Choice) (*node, bool) {
 // that moved last first, in scratch space valid until the next call, or
 // the decision that ends the execution.
 func (e *Engine) enabled(x *engine.Exec) ([]*node, *engine.Decision) {
-	en := e.en[:0]
-	defer func() { e.en = en }()
-	var opts []engine.Choice
+	en, opts := e.en[:0], e.opts[:0]
+	defer func() { e.en, e.opts = en, opts }()
 	add := func(g *engine.Goroutine) *engine.Decision {
 		if g == nil || g.Status != engine.Ready {
 			return nil
