@@ -52,7 +52,8 @@ func (e *Engine) extend(x *engine.Exec) {
 	for o, ws := range hist {
 		hist[o] = ws[:0]
 	}
-	e.chanSteps = e.chanSteps[:0]
+	e.chanSteps, e.stDone = e.chanSteps[:0], e.stDone[:0]
+	e.chanSt.Reset()
 	for i, lv := range e.levels[:e.depth] {
 		n := lv.ev
 		if isChan(lv.lab.Kind) {
@@ -396,15 +397,27 @@ func (e *Engine) addChan(g int32, pred *node, l *event.Label, ev indep.Event, cw
 // stateAt returns the state of the channels after configuration h, a
 // part of the running execution: its channel operations performed again
 // in the execution's order. The state is the engine's, valid until the
-// next call.
+// next call. Extensions ask for histories that mostly grow one write of
+// a channel at a time: when the operations performed for the last one
+// are the first of h's, only the others are performed.
 func (e *Engine) stateAt(h front) *chans.State {
-	st := &e.chanSt
-	st.Reset()
-	for i := range e.chanSteps {
-		if s := &e.chanSteps[i]; h.has(s.n) {
-			st.Apply(&s.op, s.out)
+	need := e.stNeed[:0]
+	for k := range e.chanSteps {
+		if h.has(e.chanSteps[k].n) {
+			need = append(need, int32(k))
 		}
 	}
+	e.stNeed = need
+	st := &e.chanSt
+	if len(e.stDone) > len(need) || !slices.Equal(e.stDone, need[:len(e.stDone)]) {
+		st.Reset()
+		e.stDone = e.stDone[:0]
+	}
+	for _, k := range need[len(e.stDone):] {
+		s := &e.chanSteps[k]
+		st.Apply(&s.op, s.out)
+	}
+	e.stDone = append(e.stDone, need[len(e.stDone):]...)
 	return st
 }
 

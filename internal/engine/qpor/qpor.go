@@ -92,8 +92,10 @@ type Engine struct {
 	// execution, for its extensions (stateAt).
 	chanSt chans.State
 	// chanSteps are the channel operations of the running execution,
-	// for stateAt.
-	chanSteps []chanStep
+	// for stateAt; stDone are those chanSt has performed, by index,
+	// stNeed scratch space.
+	chanSteps      []chanStep
+	stDone, stNeed []int32
 	// hist, histBuf and causeBuf are scratch space of extend and causes,
 	// en and opts of enabled.
 	hist         front
