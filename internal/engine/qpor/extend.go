@@ -347,12 +347,13 @@ func (e *Engine) chanOthers(g int32, pred, cause *node, l *event.Label, hist map
 	var buf [8]chans.Outcome
 	pick := make([]int, len(sets))
 	for {
-		base := []*node{cause}
+		base := append(e.chanCauses[:0], cause)
 		for i, j := range pick {
 			base = append(base, sets[i][j]...)
 		}
 		for _, x := range extra {
-			cs := append(base[:len(base):len(base)], x)
+			cs := append(base, x)
+			e.chanCauses = cs
 			if old && !slices.ContainsFunc(cs, e.isNew) {
 				continue
 			}
@@ -368,10 +369,11 @@ func (e *Engine) chanOthers(g int32, pred, cause *node, l *event.Label, hist map
 				ev.Silent = silent
 				var cw []*node
 				if !silent {
-					cw = make([]*node, len(ev.Chans))
-					for i, c := range ev.Chans {
-						cw[i] = latestIn(h, hist[int32(c)])
+					cw = e.cw[:0]
+					for _, c := range ev.Chans {
+						cw = append(cw, latestIn(h, hist[int32(c)]))
 					}
+					e.cw = cw
 				}
 				e.addChan(g, pred, l, ev, cw, cs)
 			}

@@ -102,6 +102,8 @@ type Engine struct {
 	histBuf      map[int32][]access
 	causeBuf, en []*node
 	opts         []engine.Choice
+	// chanCauses and cw are scratch space of chanOthers and chanWrites.
+	chanCauses, cw []*node
 	// byObj and trailAwaits index the trail for compatibleTrail.
 	byObj       map[int32][]*node
 	trailAwaits []*node
@@ -255,17 +257,21 @@ func (e *Engine) chansOf(cs []chans.ID) {
 }
 
 // chanWrites returns the latest write of each channel of ev (canonical)
-// in the running execution, nil for none.
+// in the running execution, nil for none, in scratch space valid until
+// the next call.
 func (e *Engine) chanWrites(ev *indep.Event) []*node {
 	if ev.Silent || len(ev.Chans) == 0 {
 		return nil
 	}
-	cw := make([]*node, len(ev.Chans))
-	for i, c := range ev.Chans {
+	cw := e.cw[:0]
+	for _, c := range ev.Chans {
+		var w *node
 		if a := e.objs[int32(c)]; a != nil {
-			cw[i] = a.w
+			w = a.w
 		}
+		cw = append(cw, w)
 	}
+	e.cw = cw
 	return cw
 }
 

@@ -253,9 +253,9 @@ func maximal(out, cs []*node) []*node {
 // event returns the event of goroutine g performing lab with outcome ch and
 // effect ev after the history whose maximal events are among causes, which
 // holds g's previous event (if any) and in which ow is the latest write of
-// obj (nil: none) and cw those of ev.Chans. It is created if new. ok is
-// false when an event of that name exists with another operation: the
-// program is not deterministic.
+// obj (nil: none) and cw those of ev.Chans (the event keeps a copy). It is
+// created if new. ok is false when an event of that name exists with
+// another operation: the program is not deterministic.
 func (u *unfolding) event(g int32, pred *node, lab *event.Label, obj int32, ch engine.Choice, ev indep.Event, ow *node, cw []*node, causes []*node) (n *node, ok bool) {
 	u.maxs = maximal(u.maxs[:0], causes)
 	causes = u.maxs
@@ -274,7 +274,7 @@ func (u *unfolding) event(g int32, pred *node, lab *event.Label, obj int32, ch e
 	if n := u.events[string(buf)]; n != nil {
 		return n, n.ev.Kind == lab.Kind && n.op == lab.Op && n.ev.Effect == ev.Effect
 	}
-	n = &node{id: int32(len(u.events)), g: g, op: lab.Op, obj: obj, ev: ev, owrite: ow, chanW: cw, made: -1, nextObj: -1, childObj: -1}
+	n = &node{id: int32(len(u.events)), g: g, op: lab.Op, obj: obj, ev: ev, owrite: ow, chanW: slices.Clone(cw), made: -1, nextObj: -1, childObj: -1}
 	if lab.Kind == event.ChanMake {
 		n.made = u.newObj()
 	}
