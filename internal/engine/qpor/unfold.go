@@ -2,7 +2,6 @@ package qpor
 
 import (
 	"encoding/binary"
-	"math/bits"
 	"slices"
 
 	"weft.dev/weft/internal/engine"
@@ -20,13 +19,17 @@ type node struct {
 	op    event.RMWOp // the operation's, with ev.Kind: the operation, for the check of determinism
 	obj   int32       // canonical object (see unfolding.parent), or -1
 	ev    indep.Event // the operation as the relation sees it, Obj canonical, with the outcome
-	// up holds n's ancestors in g's thread tree (the events of g before
-	// it, each the cause of the next): up[j] is the one 2^j events
-	// before, the skip pointers of the paper's §5.2 with step 2. tmax
-	// holds, by goroutine, the latest of its events in [n] (Def. 7), nil
-	// for none. Together they decide causality and conflict (Theorem 6).
-	up   []*node
-	tmax front
+	// prev is n's predecessor in g (the events of g before n form a
+	// chain, each the cause of the next), nil for g's first event; jump
+	// is an earlier event of the chain (n itself for the first), chosen
+	// as in Myers' skew-binary jump pointers so that the ancestor at any
+	// depth is a logarithmic number of steps away (the paper's §5.2 keeps
+	// skip lists instead, a pointer per power of its step: more memory
+	// for an unfolding kept whole). tmax holds, by goroutine, the latest
+	// of its events in [n] (Def. 7), nil for none. Together they decide
+	// causality and conflict (Theorem 6).
+	prev, jump *node
+	tmax       front
 	// post is the value the operation leaves in its object, known once
 	// it was performed; bug says that performing it is a bug.
 	post event.Value
@@ -61,19 +64,16 @@ func (n *node) choice() engine.Choice { return engine.Choice{G: n.g, Alt: n.ev.A
 func (n *node) await() bool { return n.ev.Kind == event.Block && n.ev.Arg == event.Await }
 
 // pred returns n's predecessor in its goroutine, or nil.
-func (n *node) pred() *node {
-	if len(n.up) == 0 {
-		return nil
-	}
-	return n.up[0]
-}
+func (n *node) pred() *node { return n.prev }
 
 // at returns n's ancestor at depth d (at most n's).
 func (n *node) at(d int32) *node {
-	for k := n.depth - d; k > 0; {
-		j := bits.Len32(uint32(k)) - 1
-		n = n.up[j]
-		k -= 1 << j
+	for n.depth > d {
+		if n.jump.depth >= d {
+			n = n.jump
+		} else {
+			n = n.prev
+		}
 	}
 	return n
 }
@@ -278,8 +278,8 @@ func (u *unfolding) event(g int32, pred *node, lab *event.Label, obj int32, ch e
 	if lab.Kind == event.ChanMake {
 		n.made = u.newObj()
 	}
-	// The histories are kept for the whole exploration: tmax and up are
-	// made at their length.
+	// The histories are kept for the whole exploration: tmax is made at
+	// its length.
 	l := int(g) + 1
 	for _, c := range causes {
 		l = max(l, len(c.tmax))
@@ -289,14 +289,13 @@ func (u *unfolding) event(g int32, pred *node, lab *event.Label, obj int32, ch e
 		n.tmax = n.tmax.merge(c.tmax)
 	}
 	n.tmax = n.tmax.set(g, n)
+	n.prev, n.jump = pred, n
 	if pred != nil {
 		n.depth = pred.depth + 1
-		var buf [32]*node
-		up := append(buf[:0], pred)
-		for j := 0; j < len(up[j].up); j++ {
-			up = append(up, up[j].up[j])
+		n.jump = pred
+		if j := pred.jump; pred.depth-j.depth == j.depth-j.jump.depth {
+			n.jump = j.jump
 		}
-		n.up = slices.Clone(up)
 	}
 	u.events[string(buf)] = n
 	if pred != nil {
