@@ -215,7 +215,7 @@ func (e *Engine) add(g int32, pred *node, l *event.Label, obj int32, ev indep.Ev
 			return
 		}
 	}
-	e.u.event(g, pred, l, obj, engine.Choice{G: g, Alt: ev.Alt, With: ev.With}, ev, ow, nil, causes)
+	e.u.event(g, pred, l, obj, engine.Choice{G: g, Alt: ev.Alt, With: ev.With}, ev, ow, nil, e.u.maxs)
 }
 
 // mergeHistory returns the union of configuration h and the local
@@ -393,7 +393,7 @@ func (e *Engine) addChan(g int32, pred *node, l *event.Label, ev indep.Event, cw
 			return
 		}
 	}
-	e.u.event(g, pred, l, -1, engine.Choice{G: g, Alt: ev.Alt, With: ev.With}, ev, nil, cw, causes)
+	e.u.event(g, pred, l, -1, engine.Choice{G: g, Alt: ev.Alt, With: ev.With}, ev, nil, cw, e.u.maxs)
 }
 
 // stateAt returns the state of the channels after configuration h, a

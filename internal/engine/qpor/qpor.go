@@ -289,7 +289,8 @@ func (e *Engine) eventOf(g *engine.Goroutine, ch engine.Choice) (*node, bool) {
 	if obj >= 0 && e.objs[e.u.find(obj)] != nil {
 		ow = e.objs[e.u.find(obj)].w
 	}
-	return e.u.event(g.ID, e.last.at(g.ID), l, obj, ch, ev, ow, e.chanWrites(&ev), e.causes(g.ID, l, &ev))
+	e.u.maxs = maximal(e.u.maxs[:0], e.causes(g.ID, l, &ev))
+	return e.u.event(g.ID, e.last.at(g.ID), l, obj, ch, ev, ow, e.chanWrites(&ev), e.u.maxs)
 }
 
 // enabled returns the events enabled now (en(C)), those of the goroutine

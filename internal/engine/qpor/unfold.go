@@ -251,14 +251,12 @@ func maximal(out, cs []*node) []*node {
 }
 
 // event returns the event of goroutine g performing lab with outcome ch and
-// effect ev after the history whose maximal events are among causes, which
-// holds g's previous event (if any) and in which ow is the latest write of
-// obj (nil: none) and cw those of ev.Chans (the event keeps a copy). It is
-// created if new. ok is false when an event of that name exists with
-// another operation: the program is not deterministic.
+// effect ev after the history whose maximal events are causes (see
+// maximal), which holds g's previous event (if any) and in which ow is the
+// latest write of obj (nil: none) and cw those of ev.Chans (the event
+// keeps a copy). It is created if new. ok is false when an event of that
+// name exists with another operation: the program is not deterministic.
 func (u *unfolding) event(g int32, pred *node, lab *event.Label, obj int32, ch engine.Choice, ev indep.Event, ow *node, cw []*node, causes []*node) (n *node, ok bool) {
-	u.maxs = maximal(u.maxs[:0], causes)
-	causes = u.maxs
 	u.ids = u.ids[:0]
 	for _, c := range causes {
 		u.ids = append(u.ids, c.id)
