@@ -45,10 +45,10 @@
 // D after the configuration before e exists, the next execution goes
 // there, else the depth is done. The unfolding is kept whole: Alg. 1
 // (line 13) prunes it to C, D and the events in conflict with them, but
-// events are found again by their names, which hold the ids of their
-// causes, and the extensions of the part of the trail an execution
-// replays are not looked for again (DPU's exploration loop does not
-// prune either).
+// an event pruned and found again would be a new one, and an event that
+// names it among its causes, kept, would be made again beside it; and
+// the extensions of the part of the trail an execution replays are not
+// looked for again (DPU's exploration loop does not prune either).
 //
 // # Alternatives and the comb (§4, §5)
 //
