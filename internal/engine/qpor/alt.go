@@ -2,7 +2,9 @@ package qpor
 
 import (
 	"slices"
+	"sort"
 
+	"weft.dev/weft/internal/event"
 	"weft.dev/weft/internal/indep"
 )
 
@@ -15,6 +17,7 @@ func (e *Engine) backtrack() bool {
 	// An execution dropped before choosing at an alternative's depth
 	// leaves that depth without an event: nothing was explored there.
 	e.truncate(e.depth)
+	e.indexTrail()
 	for i := len(e.levels) - 1; i >= 0; i-- {
 		lv := &e.levels[i]
 		n := lv.ev
@@ -22,7 +25,7 @@ func (e *Engine) backtrack() bool {
 		lv.dis = append(lv.dis, n)
 		e.d = append(e.d, n)
 		n.inD = true
-		if j := e.alternative(c); j != nil {
+		if j := e.alternative(c, i); j != nil {
 			lv.ev = nil
 			e.target, e.fresh = j, i
 			return true
@@ -44,7 +47,7 @@ func (e *Engine) truncate(i int) {
 }
 
 // alternative returns a k-partial alternative (optimal: k = |D|) to D,
-// e.d, after configuration c, or nil when the comb has no solution (§5 of
+// e.d, after configuration c, the trail's first i events, or nil when the comb has no solution (§5 of
 // the paper).
 //
 // Only the events of D that do not conflict with c already need a
@@ -55,11 +58,11 @@ func (e *Engine) truncate(i int) {
 // of D that are compatible with c and whose histories avoid D; a
 // combination is a choice of one event per spike, pairwise not in
 // conflict, and J is c with their local configurations.
-func (e *Engine) alternative(c front) front {
+func (e *Engine) alternative(c front, i int) front {
 	d := e.d
 	var open []*node // the events of D that do not conflict with c
 	for _, x := range d {
-		if e.u.compatible(x.tmax, c) {
+		if e.compatibleTrail(x.tmax, c, i) {
 			open = append(open, x)
 		}
 	}
@@ -69,7 +72,7 @@ func (e *Engine) alternative(c front) front {
 	}
 	spikes := make([][]*node, len(open))
 	for s, x := range open {
-		spikes[s] = e.spike(x, c, d)
+		spikes[s] = e.spike(x, c, i, d)
 		if len(spikes[s]) == 0 {
 			return nil
 		}
@@ -78,20 +81,20 @@ func (e *Engine) alternative(c front) front {
 	if found == nil {
 		return nil
 	}
-	return front(nil).merge(c).merge(historyOf(found))
+	return mergeHistory(front(nil).merge(c), found)
 }
 
 // spike returns the events in immediate conflict with x that may be in an
-// alternative after c avoiding d: two events in conflict are of one
+// alternative after c (the trail's first i events) avoiding d: two events in conflict are of one
 // goroutine or dependent, and since x's causes are all in c, an event that
 // is compatible with c and conflicts with x does so immediately.
-func (e *Engine) spike(x *node, c front, d []*node) []*node {
+func (e *Engine) spike(x *node, c front, i int, d []*node) []*node {
 	var s []*node
 	consider := func(y *node) {
 		// The cheap tests first: most events of the object are on other
 		// branches of their goroutine than c.
 		if y == x || y.g != x.g && !e.u.dep(x, y) || !onChain(c.at(y.g), y.pred()) ||
-			y.tmax.has(x) || x.tmax.has(y) || !e.u.compatible(y.tmax, c) {
+			y.tmax.has(x) || x.tmax.has(y) || !e.compatibleTrail(y.tmax, c, i) {
 			return
 		}
 		for _, z := range d {
@@ -110,11 +113,15 @@ func (e *Engine) spike(x *node, c front, d []*node) []*node {
 		if gr == nil {
 			return
 		}
-		ys := gr.writes
-		if x.ev.Effect == indep.Write {
-			ys = append(slices.Clip(ys), gr.reads...)
+		for _, y := range gr.writes {
+			if y.g != x.g {
+				consider(y)
+			}
 		}
-		for _, y := range ys {
+		if x.ev.Effect != indep.Write {
+			return
+		}
+		for _, y := range gr.reads {
 			if y.g != x.g {
 				consider(y)
 			}
@@ -129,21 +136,16 @@ func (e *Engine) spike(x *node, c front, d []*node) []*node {
 	for _, y := range sibs {
 		consider(y)
 	}
-	// Those of other goroutines are on x's object after a write that is
-	// in c (else their history has a write after c's last, x's latest,
-	// which already conflicts with x): after x's latest write or an
-	// earlier one; and they write it, unless x does.
+	// Those of other goroutines are on x's object after x's latest write
+	// of it, and they write it, unless x does: one after an earlier write
+	// conflicts with the write after that one in c, and one after a later
+	// write has x's in its history or conflicts with it already.
 	if x.obj >= 0 {
-		for w := x.owrite; ; w = w.owrite {
-			gr := e.u.initial[e.u.find(x.obj)]
-			if w != nil {
-				gr = e.u.after[w]
-			}
-			inGroup(gr)
-			if w == nil {
-				break
-			}
+		gr := e.u.initial[e.u.find(x.obj)]
+		if x.owrite != nil {
+			gr = e.u.after[x.owrite]
 		}
+		inGroup(gr)
 	}
 	// Writes and the waits of weft.Yield are dependent whatever the
 	// object.
@@ -151,7 +153,7 @@ func (e *Engine) spike(x *node, c front, d []*node) []*node {
 	switch {
 	case x.obj >= 0 && x.ev.Effect == indep.Write:
 		ys = e.u.awaits
-	case isAwait(&x.lab):
+	case x.await():
 		ys = e.u.writes
 	}
 	for _, y := range ys {
@@ -165,16 +167,11 @@ func (e *Engine) spike(x *node, c front, d []*node) []*node {
 		return s
 	}
 	for i, c := range x.ev.Chans {
-		for w := x.chanW[i]; ; w = w.chanW[slices.Index(w.ev.Chans, c)] {
-			gr := e.u.initial[int32(c)]
-			if w != nil {
-				gr = e.u.chanAfter[chanKey{w, int32(c)}]
-			}
-			inGroup(gr)
-			if w == nil {
-				break
-			}
+		gr := e.u.initial[int32(c)]
+		if w := x.chanW[i]; w != nil {
+			gr = e.u.chanAfter[chanKey{w, int32(c)}]
 		}
+		inGroup(gr)
 	}
 	if x.ev.With != 0 {
 		for _, y := range e.u.takers[x.tmax.at(x.ev.With-1)] {
@@ -228,4 +225,95 @@ func onChain(a, b *node) bool {
 		return b.at(a.depth) == a
 	}
 	return a.at(b.depth) == b
+}
+
+// indexTrail indexes the events of the trail by canonical object, and
+// its waits of weft.Yield, for compatibleTrail.
+func (e *Engine) indexTrail() {
+	for o, ns := range e.byObj {
+		e.byObj[o] = ns[:0]
+	}
+	e.trailAwaits = e.trailAwaits[:0]
+	for _, lv := range e.levels {
+		n := lv.ev
+		switch {
+		case n.obj >= 0:
+			r := e.u.find(n.obj)
+			e.byObj[r] = append(e.byObj[r], n)
+		case n.await():
+			e.trailAwaits = append(e.trailAwaits, n)
+		}
+	}
+}
+
+// compatibleTrail is u.compatible(a, c) for c the configuration of the
+// trail's first i events, which the comb asks of every event it
+// considers: an event of a on an object can only be dependent with the
+// events of c on that object and, if it writes, with c's waits of
+// weft.Yield (package indep), which the index of the trail lists
+// without looking through all of c.
+func (e *Engine) compatibleTrail(a, c front, i int) bool {
+	ok, moreA, moreC := chainsAgree(a, c)
+	if !ok || !moreA || !moreC {
+		return ok
+	}
+	n := max(len(a), len(c))
+	onlyA := e.u.onlyA[:0]
+	for g := range n {
+		onlyA = beyond(onlyA, a.at(int32(g)), c.at(int32(g)))
+	}
+	e.u.onlyA = onlyA
+	var onlyC []*node
+	for _, z := range onlyA {
+		switch z.ev.Kind {
+		case event.Spawn, event.Join, event.End:
+			// Dependent only with the events of the goroutine spawned,
+			// its End and its joins: with none in c that the chains
+			// agreeing does not put in a.
+			continue
+		}
+		if z.obj < 0 {
+			if onlyC == nil {
+				onlyC = e.u.onlyB[:0]
+				for g := range n {
+					onlyC = beyond(onlyC, c.at(int32(g)), a.at(int32(g)))
+				}
+				e.u.onlyB = onlyC
+			}
+			for _, y := range onlyC {
+				if z.g != y.g && e.u.dep(z, y) {
+					return false
+				}
+			}
+			continue
+		}
+		// Backwards from c's latest event on the object: every earlier one
+		// precedes a write of c there (dependent events of a
+		// configuration are ordered, as in the trail), so that the first
+		// write found in a is the last to look at.
+		w := z.ev.Effect == indep.Write
+		ys := e.byObj[e.u.find(z.obj)]
+		for k := sort.Search(len(ys), func(k int) bool { return int(ys[k].pos) >= i }) - 1; k >= 0; k-- {
+			y := ys[k]
+			yw := y.ev.Effect == indep.Write
+			switch {
+			case !w && !yw:
+			case y.g == z.g || a.has(y):
+				if yw {
+					k = 0
+				}
+			default:
+				return false
+			}
+		}
+		for _, y := range e.trailAwaits {
+			if !w || int(y.pos) >= i {
+				break
+			}
+			if y.g != z.g && !a.has(y) {
+				return false
+			}
+		}
+	}
+	return true
 }

@@ -18,9 +18,11 @@
 // which causes the other. The maximal configurations are the traces.
 //
 // Causality and conflict are decided with the paper's trees (§5.1): every
-// event keeps its predecessors in its goroutine as skip pointers (§5.2)
-// and, for every goroutine, the latest of its events in the event's
-// history (tmax, Def. 7). An event is in a configuration when it is an
+// event keeps its predecessor in its goroutine and a jump pointer further
+// back (Myers' skew-binary scheme, in place of the skip lists of §5.2:
+// the ancestor at a depth is as few steps away, and the unfolding, kept
+// whole, takes less memory) and, for every goroutine, the latest of its
+// events in the event's history (tmax, Def. 7). An event is in a configuration when it is an
 // ancestor of the configuration's latest event of its goroutine, and two
 // configurations can be joined when their goroutines' chains agree and no
 // event of one is dependent with an event of the other that the first
@@ -41,7 +43,12 @@
 // every other history in C it could have had); then the trail is popped:
 // the event e chosen at a depth joins D there, and when an alternative to
 // D after the configuration before e exists, the next execution goes
-// there, else the depth is done.
+// there, else the depth is done. The unfolding is kept whole: Alg. 1
+// (line 13) prunes it to C, D and the events in conflict with them, but
+// an event pruned and found again would be a new one, and an event that
+// names it among its causes, kept, would be made again beside it; and
+// the extensions of the part of the trail an execution replays are not
+// looked for again (DPU's exploration loop does not prune either).
 //
 // # Alternatives and the comb (§4, §5)
 //
@@ -50,7 +57,13 @@
 // with C. Finding one is NP-complete; the comb has a spike per such event
 // of D, holding the events of the unfolding in immediate conflict with it
 // that J could contain, and a combination of pairwise compatible events,
-// one per spike, found by backtracking, is an alternative. With k set
+// one per spike, found by backtracking, is an alternative. The spike of an
+// event x looks at the events of x's goroutine after x's predecessor and
+// at those after x's latest write of each object x touches (events after
+// an earlier one conflict with a write of C); most are on other branches,
+// and whether one is compatible with C, the trail's first events, is
+// decided on the goroutines' chains and on an index of the trail by
+// object, which lists the events of C that it may depend on. With k set
 // ("qpor:k=2"), the comb has only k spikes (the event just added to D and
 // the k-1 oldest others), which is polynomial but may lead to sleep-set
 // blocked executions; k = 1 is the paper's "only-last". Alg. 1 reaches
@@ -127,6 +140,9 @@
 // and reads of it; an offer it may take, or the taker of its own) by
 // performing the history's channel operations again, in the execution's
 // order, which orders any part of it, and asking chans for the outcomes.
+// The histories of an operation mostly grow one write of its channel at
+// a time: a history whose first channel operations are those performed
+// for the previous one performs only the others.
 //
 // Optimal qpor stays optimal because completeness (Theorem 2) and the
 // optimality of alternatives (§3) use only that dependent events of a

@@ -48,9 +48,21 @@ func (e *Engine) extend(x *engine.Exec) {
 			}
 		}
 	}
-	hist := map[int32][]*access{}
-	for _, lv := range e.levels[:e.depth] {
+	hist := e.histBuf
+	for o, ws := range hist {
+		hist[o] = ws[:0]
+	}
+	e.chanSteps, e.stDone = e.chanSteps[:0], e.stDone[:0]
+	e.chanSt.Reset()
+	for i, lv := range e.levels[:e.depth] {
 		n := lv.ev
+		if isChan(lv.lab.Kind) {
+			tok := chans.Token(i)
+			if lv.lab.Kind == event.ChanMake {
+				tok = lv.tok
+			}
+			e.chanSteps = append(e.chanSteps, chanStep{n, chans.OpOf(&lv.lab, n.g, tok), chans.Decode(n.ev.Alt, n.ev.With)})
+		}
 		if !n.ev.Silent {
 			for _, c := range n.ev.Chans {
 				hist[int32(c)] = appendAccess(hist[int32(c)], n)
@@ -70,7 +82,7 @@ func (e *Engine) extend(x *engine.Exec) {
 		}
 		switch {
 		case n.obj >= 0:
-			e.others(n.g, n.pred(), first, &n.lab, n.obj, hist, i < e.fresh)
+			e.others(n.g, n.pred(), first, &lv.lab, n.obj, hist, i < e.fresh)
 		case isChan(lv.lab.Kind) && lv.lab.Kind != event.ChanMake && !(n.ev.Silent && n.ev.With == 0):
 			// A make or an offer has one history: its goroutine's.
 			e.chanOthers(n.g, n.pred(), first, &lv.lab, hist, i < e.fresh)
@@ -112,16 +124,15 @@ func isChan(k event.Kind) bool {
 
 // appendAccess adds n, an access of an object, to the accesses ws of the
 // object so far, by write.
-func appendAccess(ws []*access, n *node) []*access {
-	if ws == nil {
-		ws = []*access{{}}
+func appendAccess(ws []access, n *node) []access {
+	if len(ws) == 0 {
+		ws = append(ws, access{})
 	}
 	switch n.ev.Effect {
 	case indep.Write:
-		ws = append(ws, &access{w: n})
+		ws = append(ws, access{w: n})
 	case indep.Read:
-		last := ws[len(ws)-1]
-		last.reads = append(last.reads, n)
+		ws[len(ws)-1].reads = append(ws[len(ws)-1].reads, n)
 	}
 	return ws
 }
@@ -131,26 +142,20 @@ func appendAccess(ws []*access, n *node) []*access {
 // every history in the execution whose maximal events it is dependent with.
 // When old, the operation is one of the part of the trail that the
 // previous execution had too, which added its histories in that part.
-func (e *Engine) others(g int32, pred, cause *node, l *event.Label, obj int32, hist map[int32][]*access, old bool) {
+func (e *Engine) others(g int32, pred, cause *node, l *event.Label, obj int32, hist map[int32][]access, old bool) {
 	ws := hist[e.u.find(obj)]
-	if ws == nil {
-		ws = []*access{{}}
+	if len(ws) == 0 {
+		ws = []access{{}}
 	}
 	for _, wr := range ws {
 		if old && e.old(wr.w) && !slices.ContainsFunc(wr.reads, e.isNew) && !slices.ContainsFunc(e.awaits, e.isNew) {
 			continue
 		}
 		cs := []*node{cause, wr.w}
-		h := historyOf(cs)
-		if h.at(g) != pred {
+		if !within(cs, g, pred) {
 			continue // the write comes after the operation in g
 		}
-		var ow *node // the latest write in h
-		for i := len(ws) - 1; i > 0 && ow == nil; i-- {
-			if h.has(ws[i].w) {
-				ow = ws[i].w
-			}
-		}
+		ow := latestOf(cs, ws) // the latest write in the history
 		var val event.Value
 		if ow != nil {
 			val = ow.post
@@ -178,20 +183,19 @@ func (e *Engine) others(g int32, pred, cause *node, l *event.Label, obj int32, h
 			}
 			pick := make([]int, len(byG)) // into byG[i], plus one; 0: none
 			for {
-				rs, fresh := cs, !old || !e.old(wr.w)
+				rs, fresh := append(e.causeBuf[:0], cs...), !old || !e.old(wr.w)
 				for i, p := range pick {
 					if p > 0 {
 						r := byG[i][p-1]
-						rs = append(rs[:len(rs):len(rs)], r)
+						rs = append(rs, r)
 						fresh = fresh || e.isNew(r)
 					}
 				}
+				e.causeBuf = rs
 				// A wait's history may hold a later write of the object:
 				// the operation would come after that one.
-				if fresh {
-					if h := historyOf(rs); h.at(g) == pred && latestIn(h, ws) == ow {
-						e.add(g, pred, l, obj, ev, ow, rs)
-					}
+				if fresh && within(rs, g, pred) && latestOf(rs, ws) == ow {
+					e.add(g, pred, l, obj, ev, ow, rs)
 				}
 				if !nextPick(pick, func(i int) int { return len(byG[i]) }) {
 					break
@@ -205,24 +209,19 @@ func (e *Engine) others(g int32, pred, cause *node, l *event.Label, obj int32, h
 // which ow is the latest write of obj, when all its maximal events are dependent with ev (else that history
 // names the event of a smaller one).
 func (e *Engine) add(g int32, pred *node, l *event.Label, obj int32, ev indep.Event, ow *node, causes []*node) {
-	for _, m := range maximal(causes) {
+	e.u.maxs = maximal(e.u.maxs[:0], causes)
+	for _, m := range e.u.maxs {
 		if !e.u.depEv(ev, m) {
 			return
 		}
 	}
-	e.u.event(g, pred, l, obj, engine.Choice{G: g, Alt: ev.Alt, With: ev.With}, ev, ow, nil, causes)
+	e.u.event(g, pred, l, obj, engine.Choice{G: g, Alt: ev.Alt, With: ev.With}, ev, ow, nil, e.u.maxs)
 }
 
-// historyOf returns the configuration that is the union of the local
-// configurations of the events in cs (nil entries are skipped).
-func historyOf(cs []*node) front {
-	n := 0
-	for _, c := range cs {
-		if c != nil {
-			n = max(n, len(c.tmax))
-		}
-	}
-	h := make(front, 0, n)
+// mergeHistory returns the union of configuration h and the local
+// configurations of the events in cs (nil entries are skipped), in h's
+// storage.
+func mergeHistory(h front, cs []*node) front {
 	for _, c := range cs {
 		if c != nil {
 			h = h.merge(c.tmax)
@@ -231,9 +230,48 @@ func historyOf(cs []*node) front {
 	return h
 }
 
+// within reports whether the history of cs, events of the running
+// execution, holds no event of goroutine g after pred (nil: none): the
+// events of g in it are all on g's chain in the execution.
+func within(cs []*node, g int32, pred *node) bool {
+	d := int32(-1)
+	if pred != nil {
+		d = pred.depth
+	}
+	for _, c := range cs {
+		if c != nil {
+			if t := c.tmax.at(g); t != nil && t.depth > d {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// latestOf returns the latest of the writes ws of an object that is in
+// the history of cs, nil for none.
+func latestOf(cs []*node, ws []access) *node {
+	for i := len(ws) - 1; i > 0; i-- {
+		for _, c := range cs {
+			if c != nil && c.tmax.has(ws[i].w) {
+				return ws[i].w
+			}
+		}
+	}
+	return nil
+}
+
+// history returns the union of the local configurations of the events in
+// cs, in the engine's scratch space, valid until the next call:
+// extensions look at many histories, most of which they drop.
+func (e *Engine) history(cs []*node) front {
+	e.hist = mergeHistory(e.hist[:0], cs)
+	return e.hist
+}
+
 // old reports whether n is nil or an event of the part of the trail that
 // the previous execution had too.
-func (e *Engine) old(n *node) bool { return n == nil || n.run == e.runs && n.pos < e.fresh }
+func (e *Engine) old(n *node) bool { return n == nil || int(n.run) == e.runs && int(n.pos) < e.fresh }
 
 func (e *Engine) isNew(n *node) bool { return !e.old(n) }
 
@@ -263,15 +301,15 @@ func readsByG(reads []*node) [][]*node {
 // by performing them again, in the execution's order. When old, the
 // operation is one of the part of the trail that the previous execution
 // had too, which added its histories made of that part.
-func (e *Engine) chanOthers(g int32, pred, cause *node, l *event.Label, hist map[int32][]*access, old bool) {
+func (e *Engine) chanOthers(g int32, pred, cause *node, l *event.Label, hist map[int32][]access, old bool) {
 	ev0 := indep.Of(g, l, 0, 0, event.Value{})
 	e.chansOf(ev0.Chans)
 	// sets[i] holds the sets of causes on channel i to choose from.
 	sets := make([][][]*node, len(ev0.Chans))
 	for i, c := range ev0.Chans {
 		ws := hist[int32(c)]
-		if ws == nil {
-			ws = []*access{{}}
+		if len(ws) == 0 {
+			ws = []access{{}}
 		}
 		for _, wr := range ws {
 			if ev0.Effect != indep.Write {
@@ -309,16 +347,17 @@ func (e *Engine) chanOthers(g int32, pred, cause *node, l *event.Label, hist map
 	var buf [8]chans.Outcome
 	pick := make([]int, len(sets))
 	for {
-		base := []*node{cause}
+		base := append(e.chanCauses[:0], cause)
 		for i, j := range pick {
 			base = append(base, sets[i][j]...)
 		}
 		for _, x := range extra {
-			cs := append(base[:len(base):len(base)], x)
+			cs := append(base, x)
+			e.chanCauses = cs
 			if old && !slices.ContainsFunc(cs, e.isNew) {
 				continue
 			}
-			h := historyOf(cs)
+			h := e.history(cs)
 			if h.at(g) != pred {
 				continue
 			}
@@ -330,10 +369,11 @@ func (e *Engine) chanOthers(g int32, pred, cause *node, l *event.Label, hist map
 				ev.Silent = silent
 				var cw []*node
 				if !silent {
-					cw = make([]*node, len(ev.Chans))
-					for i, c := range ev.Chans {
-						cw[i] = latestIn(h, hist[int32(c)])
+					cw = e.cw[:0]
+					for _, c := range ev.Chans {
+						cw = append(cw, latestIn(h, hist[int32(c)]))
 					}
+					e.cw = cw
 				}
 				e.addChan(g, pred, l, ev, cw, cs)
 			}
@@ -347,38 +387,53 @@ func (e *Engine) chanOthers(g int32, pred, cause *node, l *event.Label, hist map
 // addChan is add for a channel operation, whose latest writes of its
 // channels in the history are cw.
 func (e *Engine) addChan(g int32, pred *node, l *event.Label, ev indep.Event, cw []*node, causes []*node) {
-	for _, m := range maximal(causes) {
+	e.u.maxs = maximal(e.u.maxs[:0], causes)
+	for _, m := range e.u.maxs {
 		if !e.u.depEv(ev, m) {
 			return
 		}
 	}
-	e.u.event(g, pred, l, -1, engine.Choice{G: g, Alt: ev.Alt, With: ev.With}, ev, nil, cw, causes)
+	e.u.event(g, pred, l, -1, engine.Choice{G: g, Alt: ev.Alt, With: ev.With}, ev, nil, cw, e.u.maxs)
 }
 
 // stateAt returns the state of the channels after configuration h, a
 // part of the running execution: its channel operations performed again
 // in the execution's order. The state is the engine's, valid until the
-// next call.
+// next call. Extensions ask for histories that mostly grow one write of
+// a channel at a time: when the operations performed for the last one
+// are the first of h's, only the others are performed.
 func (e *Engine) stateAt(h front) *chans.State {
-	st := &e.chanSt
-	st.Reset()
-	for i, lv := range e.levels[:e.depth] {
-		if !isChan(lv.lab.Kind) || !h.has(lv.ev) {
-			continue
+	need := e.stNeed[:0]
+	for k := range e.chanSteps {
+		if h.has(e.chanSteps[k].n) {
+			need = append(need, int32(k))
 		}
-		tok := chans.Token(i)
-		if lv.lab.Kind == event.ChanMake {
-			tok = lv.tok
-		}
-		op := chans.OpOf(&lv.lab, lv.ev.g, tok)
-		st.Apply(&op, chans.Decode(lv.ev.ch.Alt, lv.ev.ch.With))
 	}
+	e.stNeed = need
+	st := &e.chanSt
+	if len(e.stDone) > len(need) || !slices.Equal(e.stDone, need[:len(e.stDone)]) {
+		st.Reset()
+		e.stDone = e.stDone[:0]
+	}
+	for _, k := range need[len(e.stDone):] {
+		s := &e.chanSteps[k]
+		st.Apply(&s.op, s.out)
+	}
+	e.stDone = append(e.stDone, need[len(e.stDone):]...)
 	return st
+}
+
+// chanStep is a channel operation of the running execution, as stateAt
+// performs it again.
+type chanStep struct {
+	n   *node
+	op  chans.Op
+	out chans.Outcome
 }
 
 // latestIn returns the latest of the writes ws of an object that is in
 // configuration h, nil for none.
-func latestIn(h front, ws []*access) *node {
+func latestIn(h front, ws []access) *node {
 	for i := len(ws) - 1; i > 0; i-- {
 		if h.has(ws[i].w) {
 			return ws[i].w
@@ -404,8 +459,8 @@ func sharesChan(a, b *indep.Event) bool {
 // sync object, as it reads them all. When old, the wait is one of the
 // part of the trail that the previous execution had too, which added its
 // histories made of that part.
-func (e *Engine) awaitOthers(g int32, pred, cause *node, l *event.Label, hist map[int32][]*access, old bool) {
-	var objs [][]*access
+func (e *Engine) awaitOthers(g int32, pred, cause *node, l *event.Label, hist map[int32][]access, old bool) {
+	var objs [][]access
 	for _, o := range slices.Sorted(maps.Keys(hist)) {
 		if ws := hist[o]; len(ws) > 1 && ws[1].w.obj >= 0 {
 			objs = append(objs, ws)
@@ -418,7 +473,7 @@ func (e *Engine) awaitOthers(g int32, pred, cause *node, l *event.Label, hist ma
 		for i, j := range pick {
 			cs = append(cs, objs[i][j].w)
 		}
-		if (!old || slices.ContainsFunc(cs, e.isNew)) && historyOf(cs).at(g) == pred {
+		if (!old || slices.ContainsFunc(cs, e.isNew)) && within(cs, g, pred) {
 			e.add(g, pred, l, -1, ev, nil, cs)
 		}
 		if !nextPick(pick, func(i int) int { return len(objs[i]) - 1 }) {

@@ -50,7 +50,7 @@ func New(c engine.Config) engine.Engine { return Options{}.New(c) }
 
 // New returns an engine with options o.
 func (o Options) New(c engine.Config) engine.Engine {
-	e := &Engine{k: o.K, u: newUnfolding(), rootObj: -1}
+	e := &Engine{k: o.K, u: newUnfolding(), rootObj: -1, byObj: map[int32][]*node{}, objs: map[int32]*access{}, histBuf: map[int32][]access{}}
 	e.m.Sym.Config = c.Concolic
 	return e
 }
@@ -91,6 +91,22 @@ type Engine struct {
 	// chanSt is the state of the channels after a part of the running
 	// execution, for its extensions (stateAt).
 	chanSt chans.State
+	// chanSteps are the channel operations of the running execution,
+	// for stateAt; stDone are those chanSt has performed, by index,
+	// stNeed scratch space.
+	chanSteps      []chanStep
+	stDone, stNeed []int32
+	// hist, histBuf and causeBuf are scratch space of extend and causes,
+	// en and opts of enabled.
+	hist         front
+	histBuf      map[int32][]access
+	causeBuf, en []*node
+	opts         []engine.Choice
+	// chanCauses and cw are scratch space of chanOthers and chanWrites.
+	chanCauses, cw []*node
+	// byObj and trailAwaits index the trail for compatibleTrail.
+	byObj       map[int32][]*node
+	trailAwaits []*node
 	// OnComplete, when set, is called with the equivalence class (package
 	// class) of every execution that ends with every goroutine returned;
 	// OnTrace with its Mazurkiewicz trace (indep.Trace).
@@ -102,8 +118,9 @@ type level struct {
 	ev  *node
 	dis []*node
 	// lab is ev's operation as the running execution performed it, with
-	// its channel IDs (ev.lab has those of the execution that found ev);
-	// tok is the ID of the channel it made, if any.
+	// its channel IDs (the event keeps the operation's kind only, and ev
+	// the canonical objects); tok is the ID of the channel it made, if
+	// any.
 	lab event.Label
 	tok chans.Token
 }
@@ -126,7 +143,7 @@ func (e *Engine) Begin(x *engine.Exec) bool {
 	e.depth = 0
 	e.last, e.spawned, e.ended, e.takenBy = e.last[:0], e.spawned[:0], e.ended[:0], e.takenBy[:0]
 	e.awaits = e.awaits[:0]
-	e.objs = map[int32]*access{}
+	clear(e.objs)
 	e.chanObj = map[chans.ID]int32{}
 	e.local = e.local[:0]
 	return true
@@ -178,9 +195,10 @@ func (e *Engine) canon(g int32, l *event.Label) int32 {
 // joins, the accesses of its object or channels it does not commute
 // with (for a wait of weft.Yield, the latest write of every object; for
 // a write, the waits too), the offer it takes, and for a handed wait the
-// event that took the offer.
+// event that took the offer. The slice is scratch space, valid until the
+// next call.
 func (e *Engine) causes(g int32, l *event.Label, ev *indep.Event) []*node {
-	cs := []*node{e.last.at(g)}
+	cs := append(e.causeBuf[:0], e.last.at(g))
 	if cs[0] == nil {
 		cs[0] = e.spawned.at(g)
 	}
@@ -222,6 +240,7 @@ func (e *Engine) causes(g int32, l *event.Label, ev *indep.Event) []*node {
 			cs = append(cs, e.last.at(ev.With-1))
 		}
 	}
+	e.causeBuf = cs
 	return cs
 }
 
@@ -238,17 +257,21 @@ func (e *Engine) chansOf(cs []chans.ID) {
 }
 
 // chanWrites returns the latest write of each channel of ev (canonical)
-// in the running execution, nil for none.
+// in the running execution, nil for none, in scratch space valid until
+// the next call.
 func (e *Engine) chanWrites(ev *indep.Event) []*node {
 	if ev.Silent || len(ev.Chans) == 0 {
 		return nil
 	}
-	cw := make([]*node, len(ev.Chans))
-	for i, c := range ev.Chans {
+	cw := e.cw[:0]
+	for _, c := range ev.Chans {
+		var w *node
 		if a := e.objs[int32(c)]; a != nil {
-			cw[i] = a.w
+			w = a.w
 		}
+		cw = append(cw, w)
 	}
+	e.cw = cw
 	return cw
 }
 
@@ -266,14 +289,16 @@ func (e *Engine) eventOf(g *engine.Goroutine, ch engine.Choice) (*node, bool) {
 	if obj >= 0 && e.objs[e.u.find(obj)] != nil {
 		ow = e.objs[e.u.find(obj)].w
 	}
-	return e.u.event(g.ID, e.last.at(g.ID), l, obj, ch, ev, ow, e.chanWrites(&ev), e.causes(g.ID, l, &ev))
+	e.u.maxs = maximal(e.u.maxs[:0], e.causes(g.ID, l, &ev))
+	return e.u.event(g.ID, e.last.at(g.ID), l, obj, ch, ev, ow, e.chanWrites(&ev), e.u.maxs)
 }
 
 // enabled returns the events enabled now (en(C)), those of the goroutine
-// that moved last first, or the decision that ends the execution.
+// that moved last first, in scratch space valid until the next call, or
+// the decision that ends the execution.
 func (e *Engine) enabled(x *engine.Exec) ([]*node, *engine.Decision) {
-	var en []*node
-	var opts []engine.Choice
+	en, opts := e.en[:0], e.opts[:0]
+	defer func() { e.en, e.opts = en, opts }()
 	add := func(g *engine.Goroutine) *engine.Decision {
 		if g == nil || g.Status != engine.Ready {
 			return nil
@@ -428,9 +453,9 @@ func (e *Engine) perform(x *engine.Exec, n *node) engine.Decision {
 	}
 	lv := &e.levels[e.depth]
 	lv.lab, lv.tok = *l, chans.NoToken
-	n.run, n.pos = e.runs, e.depth
+	n.run, n.pos = int32(e.runs), int32(e.depth)
 	e.depth++
-	b := e.m.Perform(x, g, n.ch)
+	b := e.m.Perform(x, g, n.choice())
 	if n.obj >= 0 {
 		n.post = e.m.Value(l)
 	}
@@ -441,11 +466,11 @@ func (e *Engine) perform(x *engine.Exec, n *node) engine.Decision {
 	if b != nil {
 		n.bug = true
 		if b.Kind == engine.DataRace && x.Continue {
-			return engine.Decision{Verdict: engine.Run, Choice: n.ch, Bug: b}
+			return engine.Decision{Verdict: engine.Run, Choice: n.choice(), Bug: b}
 		}
-		return engine.Failed(n.ch, b)
+		return engine.Failed(n.choice(), b)
 	}
-	return engine.Ran(n.ch)
+	return engine.Ran(n.choice())
 }
 
 // End implements engine.Engine.
@@ -483,7 +508,7 @@ func (e *Engine) Fault(_ *engine.Exec, g int32, _ *engine.Choice, also []engine.
 	first := true
 	for _, lv := range e.levels[:e.depth] {
 		if len(also) > 0 || b.tmax.has(lv.ev) {
-			sched = append(sched, lv.ev.ch)
+			sched = append(sched, lv.ev.choice())
 			first = first && (!lv.ev.bug || lv.ev == b)
 		}
 	}

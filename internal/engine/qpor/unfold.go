@@ -2,7 +2,6 @@ package qpor
 
 import (
 	"encoding/binary"
-	"math/bits"
 	"slices"
 
 	"weft.dev/weft/internal/engine"
@@ -16,25 +15,28 @@ import (
 type node struct {
 	id    int32
 	g     int32
-	depth int32         // g's events before this one
-	ch    engine.Choice // the outcome
-	lab   event.Label   // the operation; lab.Obj is local to the execution that found it: use obj
-	obj   int32         // canonical object (see unfolding.parent), or -1
-	ev    indep.Event   // the operation as the relation sees it, Obj canonical
-	// up holds n's ancestors in g's thread tree (the events of g before
-	// it, each the cause of the next): up[j] is the one 2^j events
-	// before, the skip pointers of the paper's §5.2 with step 2. tmax
-	// holds, by goroutine, the latest of its events in [n] (Def. 7), nil
-	// for none. Together they decide causality and conflict (Theorem 6).
-	up   []*node
-	tmax front
+	depth int32       // g's events before this one
+	op    event.RMWOp // the operation's, with ev.Kind: the operation, for the check of determinism
+	obj   int32       // canonical object (see unfolding.parent), or -1
+	ev    indep.Event // the operation as the relation sees it, Obj canonical, with the outcome
+	// prev is n's predecessor in g (the events of g before n form a
+	// chain, each the cause of the next), nil for g's first event; jump
+	// is an earlier event of the chain (n itself for the first), chosen
+	// as in Myers' skew-binary jump pointers so that the ancestor at any
+	// depth is a logarithmic number of steps away (the paper's §5.2 keeps
+	// skip lists instead, a pointer per power of its step: more memory
+	// for an unfolding kept whole). tmax holds, by goroutine, the latest
+	// of its events in [n] (Def. 7), nil for none. Together they decide
+	// causality and conflict (Theorem 6).
+	prev, jump *node
+	tmax       front
 	// post is the value the operation leaves in its object, known once
 	// it was performed; bug says that performing it is a bug.
 	post event.Value
 	bug  bool
 	// run and pos are the execution that performed n last and n's depth
 	// in its trail.
-	run, pos int
+	run, pos int32
 	// kids holds the events whose predecessor in g is this one; inD says
 	// the event is in D at the current depth of the trail.
 	kids []*node
@@ -55,20 +57,23 @@ type node struct {
 	nextObj, childObj int32
 }
 
+// choice returns n's outcome.
+func (n *node) choice() engine.Choice { return engine.Choice{G: n.g, Alt: n.ev.Alt, With: n.ev.With} }
+
+// await reports whether n is a wait of weft.Yield.
+func (n *node) await() bool { return n.ev.Kind == event.Block && n.ev.Arg == event.Await }
+
 // pred returns n's predecessor in its goroutine, or nil.
-func (n *node) pred() *node {
-	if len(n.up) == 0 {
-		return nil
-	}
-	return n.up[0]
-}
+func (n *node) pred() *node { return n.prev }
 
 // at returns n's ancestor at depth d (at most n's).
 func (n *node) at(d int32) *node {
-	for k := n.depth - d; k > 0; {
-		j := bits.Len32(uint32(k)) - 1
-		n = n.up[j]
-		k -= 1 << j
+	for n.depth > d {
+		if n.jump.depth >= d {
+			n = n.jump
+		} else {
+			n = n.prev
+		}
 	}
 	return n
 }
@@ -114,17 +119,13 @@ func (f front) merge(o front) front {
 	return f
 }
 
-// key names an event canonically: goroutine, outcome and immediate causes.
-type key struct {
-	g, alt, with int32
-	causes       string
-}
-
 // unfolding holds the events found so far (U in the paper), memoized by
 // their canonical names so that every execution finds the same ones, and
 // the canonical objects.
 type unfolding struct {
-	events map[key]*node
+	// events is keyed by an event's canonical name: its goroutine, its
+	// outcome and the ids of its immediate causes, in order, as bytes.
+	events map[string]*node
 	firsts map[int32][]*node // events without predecessor, by goroutine
 	// after holds the events on an object by the latest write of it in
 	// their histories, initial (by canonical object, at its root) those
@@ -147,10 +148,16 @@ type unfolding struct {
 	// found for one object in an execution are merged.
 	parent []int32
 	n      int32
+	// Scratch space of event and compatible, which run once per enabled
+	// event of every step: most names looked up are of known events.
+	ids          []int32
+	name         []byte
+	maxs         []*node
+	onlyA, onlyB []*node
 }
 
 func newUnfolding() *unfolding {
-	return &unfolding{events: map[key]*node{}, firsts: map[int32][]*node{}, after: map[*node]*group{}, initial: map[int32]*group{},
+	return &unfolding{events: map[string]*node{}, firsts: map[int32][]*node{}, after: map[*node]*group{}, initial: map[int32]*group{},
 		chanAfter: map[chanKey]*group{}, takers: map[*node][]*node{}}
 }
 
@@ -222,10 +229,9 @@ func (u *unfolding) depEv(x indep.Event, b *node) bool {
 	return indep.Dependent(&x, &y) || takesLike(&x, &y)
 }
 
-// maximal returns the events of cs that no other one causally follows,
-// without duplicates.
-func maximal(cs []*node) []*node {
-	var out []*node
+// maximal appends to out the events of cs that no other one causally
+// follows, without duplicates.
+func maximal(out, cs []*node) []*node {
 	for i, c := range cs {
 		if c == nil || slices.Contains(out, c) {
 			continue
@@ -245,42 +251,51 @@ func maximal(cs []*node) []*node {
 }
 
 // event returns the event of goroutine g performing lab with outcome ch and
-// effect ev after the history whose maximal events are among causes, which
-// holds g's previous event (if any) and in which ow is the latest write of
-// obj (nil: none) and cw those of ev.Chans. It is created if new. ok is
-// false when an event of that name exists with another operation: the
-// program is not deterministic.
+// effect ev after the history whose maximal events are causes (see
+// maximal), which holds g's previous event (if any) and in which ow is the
+// latest write of obj (nil: none) and cw those of ev.Chans (the event
+// keeps a copy). It is created if new. ok is false when an event of that
+// name exists with another operation: the program is not deterministic.
 func (u *unfolding) event(g int32, pred *node, lab *event.Label, obj int32, ch engine.Choice, ev indep.Event, ow *node, cw []*node, causes []*node) (n *node, ok bool) {
-	causes = maximal(causes)
-	ids := make([]int32, len(causes))
-	for i, c := range causes {
-		ids[i] = c.id
+	u.ids = u.ids[:0]
+	for _, c := range causes {
+		u.ids = append(u.ids, c.id)
 	}
-	slices.Sort(ids)
-	buf := make([]byte, 0, 4*len(ids))
-	for _, id := range ids {
+	slices.Sort(u.ids)
+	buf := binary.LittleEndian.AppendUint32(u.name[:0], uint32(g))
+	buf = binary.LittleEndian.AppendUint32(buf, uint32(ch.Alt))
+	buf = binary.LittleEndian.AppendUint32(buf, uint32(ch.With))
+	for _, id := range u.ids {
 		buf = binary.LittleEndian.AppendUint32(buf, uint32(id))
 	}
-	k := key{g: g, alt: ch.Alt, with: ch.With, causes: string(buf)}
-	if n := u.events[k]; n != nil {
-		return n, n.lab.Kind == lab.Kind && n.lab.Op == lab.Op && n.ev.Effect == ev.Effect
+	u.name = buf
+	if n := u.events[string(buf)]; n != nil {
+		return n, n.ev.Kind == lab.Kind && n.op == lab.Op && n.ev.Effect == ev.Effect
 	}
-	n = &node{id: int32(len(u.events)), g: g, ch: ch, lab: *lab, obj: obj, ev: ev, owrite: ow, chanW: cw, made: -1, nextObj: -1, childObj: -1}
+	n = &node{id: int32(len(u.events)), g: g, op: lab.Op, obj: obj, ev: ev, owrite: ow, chanW: slices.Clone(cw), made: -1, nextObj: -1, childObj: -1}
 	if lab.Kind == event.ChanMake {
 		n.made = u.newObj()
 	}
+	// The histories are kept for the whole exploration: tmax is made at
+	// its length.
+	l := int(g) + 1
+	for _, c := range causes {
+		l = max(l, len(c.tmax))
+	}
+	n.tmax = make(front, 0, l)
 	for _, c := range causes {
 		n.tmax = n.tmax.merge(c.tmax)
 	}
+	n.tmax = n.tmax.set(g, n)
+	n.prev, n.jump = pred, n
 	if pred != nil {
 		n.depth = pred.depth + 1
-		n.up = append(n.up, pred)
-		for j := 0; j < len(n.up[j].up); j++ {
-			n.up = append(n.up, n.up[j].up[j])
+		n.jump = pred
+		if j := pred.jump; pred.depth-j.depth == j.depth-j.jump.depth {
+			n.jump = j.jump
 		}
 	}
-	n.tmax = n.tmax.set(g, n)
-	u.events[k] = n
+	u.events[string(buf)] = n
 	if pred != nil {
 		pred.kids = append(pred.kids, n)
 	} else {
@@ -343,34 +358,17 @@ func groupOf[K comparable](m map[K]*group, k K) *group {
 // dependent with an event of the other but not the one (two such events
 // would be concurrent and dependent: in conflict).
 func (u *unfolding) compatible(a, b front) bool {
+	ok, moreA, moreB := chainsAgree(a, b)
+	if !ok || !moreA || !moreB {
+		return ok
+	}
 	n := max(len(a), len(b))
-	moreA, moreB := false, false
-	for g := range n {
-		x, y := a.at(int32(g)), b.at(int32(g))
-		switch {
-		case x == nil || y == nil:
-			moreA, moreB = moreA || x != nil, moreB || y != nil
-		case x.depth <= y.depth:
-			if y.at(x.depth) != x {
-				return false
-			}
-			moreB = moreB || y != x
-		default:
-			if x.at(y.depth) != y {
-				return false
-			}
-			moreA = true
-		}
-	}
-	if !moreA || !moreB {
-		return true
-	}
-	var bufA, bufB [32]*node
-	onlyA, onlyB := bufA[:0], bufB[:0]
+	onlyA, onlyB := u.onlyA[:0], u.onlyB[:0]
 	for g := range n {
 		onlyA = beyond(onlyA, a.at(int32(g)), b.at(int32(g)))
 		onlyB = beyond(onlyB, b.at(int32(g)), a.at(int32(g)))
 	}
+	u.onlyA, u.onlyB = onlyA, onlyB
 	for _, x := range onlyA {
 		for _, y := range onlyB {
 			if x.g != y.g && u.dep(x, y) {
@@ -379,6 +377,30 @@ func (u *unfolding) compatible(a, b front) bool {
 		}
 	}
 	return true
+}
+
+// chainsAgree reports whether configurations a and b agree on every
+// goroutine's chain (one's events of it are a prefix of the other's),
+// and whether each has events the other lacks.
+func chainsAgree(a, b front) (ok, moreA, moreB bool) {
+	for g := range max(len(a), len(b)) {
+		x, y := a.at(int32(g)), b.at(int32(g))
+		switch {
+		case x == nil || y == nil:
+			moreA, moreB = moreA || x != nil, moreB || y != nil
+		case x.depth <= y.depth:
+			if y.at(x.depth) != x {
+				return false, false, false
+			}
+			moreB = moreB || y != x
+		default:
+			if x.at(y.depth) != y {
+				return false, false, false
+			}
+			moreA = true
+		}
+	}
+	return true, moreA, moreB
 }
 
 // beyond appends to dst the events of x's goroutine up to x after y, which
