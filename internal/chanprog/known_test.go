@@ -567,6 +567,15 @@ var known = []struct {
 			block(sel(false, Case{Reg: 0, OK: true}, Case{Chan: 1, Reg: 1, OK: true})),
 			block(send(0, 3), send(0, 3))),
 	},
+	{
+		"waitThenOpenOffer", propClasses,
+		"(s3/p1458, shrunk; missed since 2026-11-27's fifth session) the default engine explored 3 complete executions for 4 classes: the revisit of g0's load by g2's add was refused because it deleted g0's receive waiting where a revisit had left it while g1's send offered a value: re-added, g0 takes that offer, a class no other route reached (fixed: such a waiting goroutine may be deleted)",
+		&Program{Chans: chans(0), Atomics: 1, Goroutines: [][]Stmt{
+			block(ifS(Cond{Kind: AtomicEq, Const: 2}, block()), Stmt{Kind: Recv, Reg: 2}),
+			block(send(0, 1)),
+			block(Stmt{Kind: Recv, Reg: 0}, Stmt{Kind: Add, Val: R(2, 1)}),
+			block(send(0, 2))}},
+	},
 }
 
 // stillOpen names the known mismatches weft still fails.

@@ -96,10 +96,10 @@ import (
 //     kept, the outcome it had when first added, unchanged by any kept
 //     write since (shadowed; stolenThenRefilled in package chanprog).
 //   - A revisit may delete a waiting goroutine only if it has no outcome
-//     on the events kept, and an operation a repair placed only if its
-//     outcome is the first there: re-adding either gives that, and the
-//     route where it stood so is counted (chanMaximal;
-//     repairedThenDeleted).
+//     on the events kept but taking another goroutine's open offer, and
+//     an operation a repair placed only if its outcome is the first
+//     there: re-adding either gives that, and the route where it stood so
+//     is counted (chanMaximal; repairedThenDeleted, waitThenOpenOffer).
 //
 // Eight pairs of routes reach a waiting operation's outcome twice, and one
 // of each pair is dropped: the revisit of a goroutine waiting after a

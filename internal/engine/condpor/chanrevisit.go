@@ -899,7 +899,11 @@ func (e *Engine) chanMaximal(g *graph.Graph, p, w graph.Pos, kept func(graph.Pos
 	var buf [4]option
 	opts := e.options(keptView(g, w, kept, ev.Stamp), o, false, nil, buf[:0])
 	if ev.Outcome == blockedMark {
-		return len(opts) == 0
+		// Not when its first outcome there takes another goroutine's
+		// open offer: re-added, it takes that offer, and the route
+		// where it stood having taken it does not always reach that
+		// graph (waitThenOpenOffer in package chanprog).
+		return len(opts) == 0 || opts[0].out.With >= 0
 	}
 	out := chans.Decode(ev.Outcome, ev.With)
 	if ev.Moved && ev.Repaired && !deleted {
