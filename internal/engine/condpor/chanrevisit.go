@@ -376,7 +376,7 @@ func (e *Engine) choiceRevisits(f *frame, w graph.Pos) {
 				continue
 			}
 			for _, out := range outs {
-				if kind == event.ChanCount && e.idleAfterRepair(g, o, ev, w, out) {
+				if kind == event.ChanCount && e.idleAfterRepair(g, o, ev, wv, out) {
 					continue
 				}
 				if e.maximal(g, p, w) {
@@ -430,25 +430,25 @@ func stolenFrom(ev *graph.Event, wv []int32) bool {
 	return ev.Outcome == blockedMark && ev.Repaired && !graph.InView(wv, ev.RF)
 }
 
-// idleAfterRepair reports whether the revisit by the count update w that
-// gives the operation o, whose choice event is ev, the outcome out reaches
-// a graph that another route reaches too. The operation waits where a
-// conflict's repair left it (Repaired) although it has an outcome there,
-// one that reads nothing of the repairing write (which is taken where the
-// operation stood before: see backwardChoice), and w does not see the
-// repairing write. If some case of out's channel is not possible where the
-// operation first stood (its Origin) on the events w's revisit of it there
-// keeps, that revisit leaves it waiting there too (see waitsEarlier), and
-// the repairing write's operation, added again after it, revisits it with
-// every outcome it has now: the same graph, with w and the repairing write
-// in the other order (sendAfterSendAndRecv, sendAfterTwoRevisits in
-// package chanprog). If every case is possible there, w's revisit there
-// takes one or none, and this revisit is the only route
-// (secondValueAfterSteal). Not a close of a buffered channel, which may let
-// the operation go only with what the repair took (stolenThenClosed); an
-// offer or the close of an unbuffered channel is stolenFrom's.
-func (e *Engine) idleAfterRepair(g *graph.Graph, o *cop, ev *graph.Event, w graph.Pos, out chans.Outcome) bool {
-	wv := g.Ev(opLast(g, w)).View
+// idleAfterRepair reports whether the revisit by a count update w, whose
+// operation has porf view wv, that gives the operation o, whose choice
+// event is ev, the outcome out reaches a graph that another route reaches
+// too. The operation waits where a conflict's repair left it (Repaired)
+// although it has an outcome there, one that reads nothing of the repairing
+// write (which is taken where the operation stood before: see
+// backwardChoice), and w does not see the repairing write. If some case of
+// out's channel is not possible where the operation first stood (its
+// Origin) on the events w's revisit of it there keeps, that revisit leaves
+// it waiting there too (see waitsEarlier), and the repairing write's
+// operation, added again after it, revisits it with every outcome it has
+// now: the same graph, with w and the repairing write in the other order
+// (sendAfterSendAndRecv, sendAfterTwoRevisits in package chanprog). If
+// every case is possible there, w's revisit there takes one or none, and
+// this revisit is the only route (secondValueAfterSteal). Not a close of a
+// buffered channel, which may let the operation go only with what the
+// repair took (stolenThenClosed); an offer or the close of an unbuffered
+// channel is stolenFrom's.
+func (e *Engine) idleAfterRepair(g *graph.Graph, o *cop, ev *graph.Event, wv []int32, out chans.Outcome) bool {
 	if ev.Outcome != blockedMark || !ev.Repaired || graph.InView(wv, ev.RF) || ev.Origin.IsInit() || !g.Has(ev.Origin) {
 		return false
 	}
@@ -461,7 +461,7 @@ func (e *Engine) idleAfterRepair(g *graph.Graph, o *cop, ev *graph.Event, w grap
 	origin := view{g: g, in: func(q graph.Pos) bool { return g.Ev(q).Stamp <= s0 || graph.InView(wv, q) }}
 	opts := e.options(origin, o, false, nil, buf[:0])
 	for j, k := range o.op.Cases {
-		if k.Chan == o.op.Cases[out.Case].Chan && !slices.ContainsFunc(opts, func(opt option) bool { return opt.out == chans.Alone(int32(j)) }) {
+		if k.Chan == o.op.Cases[out.Case].Chan && !hasOutcome(opts, chans.Alone(int32(j))) {
 			return true
 		}
 	}
@@ -740,7 +740,7 @@ func waitsEarlier(o *cop, out, cur chans.Outcome, opts []option) bool {
 		if kj.Chan != k.Chan || chans.Alone(j) == cur {
 			continue
 		}
-		if !slices.ContainsFunc(opts, func(opt option) bool { return opt.out == chans.Alone(j) }) {
+		if !hasOutcome(opts, chans.Alone(j)) {
 			return true
 		}
 	}
@@ -757,6 +757,11 @@ func pushOutcomes(f *frame, a, w graph.Pos, opts []option) {
 		}
 		f.items = append(f.items, alt)
 	}
+}
+
+// hasOutcome reports whether opts has the outcome out.
+func hasOutcome(opts []option, out chans.Outcome) bool {
+	return slices.ContainsFunc(opts, func(opt option) bool { return opt.out == out })
 }
 
 // waitAfter places the operation whose choice event ev was at lead in
@@ -913,7 +918,7 @@ func (e *Engine) chanMaximal(g *graph.Graph, p, w graph.Pos, kept func(graph.Pos
 		// leave that outcome possible. Else the kept write that took it
 		// away (room in a full channel) revisits it, and reaches this
 		// graph (repairedDefaultThenClose in package chanprog).
-		return ev.AddedMax && slices.ContainsFunc(opts, func(opt option) bool { return opt.out == out })
+		return ev.AddedMax && hasOutcome(opts, out)
 	}
 	return len(opts) > 0 && opts[0].out == out
 }
