@@ -101,7 +101,7 @@ import (
 //     there: re-adding either gives that, and the route where it stood so
 //     is counted (chanMaximal; repairedThenDeleted, waitThenOpenOffer).
 //
-// Ten pairs of routes reach a waiting operation's outcome twice, and one
+// Eleven pairs of routes reach a waiting operation's outcome twice, and one
 // of each pair is dropped: the revisit of a goroutine waiting after a
 // write w1, by a write that does not see w1, with an outcome that reads
 // nothing of w1's operation, which the write's revisit of it where it
@@ -114,7 +114,9 @@ import (
 // its own, which that write's revisit of the wait that had taken the
 // stolen thing also gives (stolenFrom); the second revisit of an
 // operation that a first revisit woke, which the write's revisit of the
-// waiting operation also gives (wokenElsewhere); the revisit of an
+// waiting operation also gives (wokenElsewhere; and in revisits, when the
+// write sees the first revisit's write and its revisit moves the operation
+// because it reads what the write wrote); the revisit of an
 // operation that a revisit left waiting by a write that sees that
 // revisit's write, which the write's revisit of the operation where it
 // stood before also gives (lingering); the revisit of an operation that a
