@@ -101,7 +101,7 @@ import (
 //     there: re-adding either gives that, and the route where it stood so
 //     is counted (chanMaximal; repairedThenDeleted, waitThenOpenOffer).
 //
-// Eleven pairs of routes reach a waiting operation's outcome twice, and one
+// Nine pairs of routes reach a waiting operation's outcome twice, and one
 // of each pair is dropped: the revisit of a goroutine waiting after a
 // write w1, by a write that does not see w1, with an outcome that reads
 // nothing of w1's operation, which the write's revisit of it where it
@@ -130,15 +130,11 @@ import (
 // outcomes of a repair of a goroutine that waited until a hand that read
 // another write of the repairing operation, which that write's revisit of
 // it where it waited also gives (handOrStealBack in this package's tests);
-// the revisit of an operation that a repair placed with an outcome other
+// and the revisit of an operation that a repair placed with an outcome other
 // than the first there, when a kept write added after it made the first
 // possible, which that write's revisit of it where the repair left it,
 // giving it the first outcome, followed by the same revisit, also gives
-// (chanMaximal); and the revisit of
-// an operation that a repair left waiting although a case of its own was
-// possible there, by a write that sees the repairing write, which the
-// revisit of it by the write that made that case possible, before the
-// repair, also gives (idleSince).
+// (chanMaximal).
 
 // isChan reports whether operations of kind k act on the channels.
 func isChan(k event.Kind) bool {

@@ -898,9 +898,6 @@ func (e *Engine) observation(f *frame, lead graph.Pos, name func(graph.Pos) clas
 func (e *Engine) chanMaximal(g *graph.Graph, p, w graph.Pos, kept func(graph.Pos) bool, deleted bool) bool {
 	ev := g.Ev(p)
 	o := newCop(p.T, ev.Lab, p)
-	if ev.Outcome == blockedMark && !deleted && e.idleSince(g, o, ev, w) {
-		return false
-	}
 	if !e.hasChoice(g, o) || ev.Outcome == forcedMark || ev.Outcome == blockedMark && !deleted {
 		return true // an operation with one outcome, or none where it stands
 	}
@@ -1022,46 +1019,6 @@ func (e *Engine) actedSince(g *graph.Graph, o *cop, opt option, st int32, w grap
 	for _, q := range g.Order[st+1:] {
 		if qe := g.Ev(q); qe.Kind == graph.Write && kept(q) && !sameOp(g, q, w) && e.acts(g, o, opt, qe.Loc) {
 			return true
-		}
-	}
-	return false
-}
-
-// idleSince reports whether the revisit by w of the operation o, whose
-// choice event ev waits where a conflict's repair left it (Repaired) and
-// which w sees that repair, reaches a graph another route reaches too. On
-// the events before it, its first outcome is a case of its own (not an
-// offer, nor a send on a closed channel, which ends its goroutine) that a
-// write q added since its origin made possible, before the repair: the
-// revisit by q of the operation where it stood then gave it that case,
-// and when every event from q to the wait is in w's prefix, w's revisit of
-// that graph keeps the same events and reaches this graph
-// (selectSendOrValue in package chanprog). A case that the repairing write
-// makes possible is one the repair would have given it: it waits because
-// the repair excluded it (see backwardChoice), and no other route has it.
-func (e *Engine) idleSince(g *graph.Graph, o *cop, ev *graph.Event, w graph.Pos) bool {
-	wv := g.Ev(opLast(g, w)).View
-	if !ev.Repaired || !graph.InView(wv, ev.RF) || ev.Origin.IsInit() || !g.Has(ev.Origin) {
-		return false
-	}
-	before := view{g: g, in: func(q graph.Pos) bool { return g.Ev(q).Stamp < ev.Stamp }}
-	var buf [4]option
-	opts := e.options(before, o, false, nil, buf[:0])
-	if len(opts) == 0 || opts[0].out.With >= 0 || int(opts[0].out.Case) >= len(o.op.Cases) {
-		return false
-	}
-	k := o.op.Cases[opts[0].out.Case]
-	if ci := e.info(g, k.Chan); ci == nil || k.Send && before.closed(ci) {
-		return false
-	}
-	s0 := g.Ev(ev.Origin).Stamp
-	for st := ev.Stamp - 1; st > s0; st-- {
-		q := g.Order[st]
-		if !graph.InView(wv, q) {
-			return false
-		}
-		if qe := g.Ev(q); qe.Kind == graph.Write && e.acts(g, o, opts[0], qe.Loc) {
-			return !sameOp(g, q, ev.RF)
 		}
 	}
 	return false
