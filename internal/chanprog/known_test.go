@@ -616,6 +616,14 @@ var known = []struct {
 			block(send(0, 1), sel(false, Case{Send: true, Chan: 1, Val: K(3)}, Case{Send: true, Val: K(3)})),
 			block(Stmt{Kind: Recv, Chan: 1}, assertS(Cond{Kind: Ne, Const: 3}))),
 	},
+	{
+		"wokenThenLeak", propKinds,
+		"(s9/p242, shrunk) with WithAllBugs, dfs finds {deadlock, goroutine leak}, the default engine {deadlock}",
+		prog(chans(0, 1), nil,
+			block(Stmt{Kind: Recv, Chan: 1, Reg: 2}, Stmt{Kind: Recv, Reg: 1}, Stmt{Kind: Recv, Reg: -1}),
+			block(sel(false, Case{Send: true, Chan: 1, Val: K(2)}, Case{Send: true, Val: K(2)}), Stmt{Kind: Recv, Reg: 2}),
+			block(send(1, 1), send(0, 3))),
+	},
 }
 
 // stillOpen names the known mismatches weft still fails.

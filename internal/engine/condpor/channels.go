@@ -115,8 +115,9 @@ import (
 // stolen thing also gives (stolenFrom); the second revisit of an
 // operation that a first revisit woke, which the write's revisit of the
 // waiting operation also gives (wokenElsewhere; and in revisits, when the
-// write sees the first revisit's write and its revisit moves the operation
-// because it reads what the write wrote); the revisit of an
+// write is a count update that sees the first revisit's write and its
+// revisit moves the operation because it reads what the write wrote); the
+// revisit of an
 // operation that a revisit left waiting by a write that sees that
 // revisit's write, which the write's revisit of the operation where it
 // stood before also gives (lingering); the revisit of an operation that a

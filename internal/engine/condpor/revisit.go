@@ -44,11 +44,14 @@ func (e *Engine) revisits(f *frame, w graph.Pos) {
 			if lead := g.Leader(r); g.Ev(lead).Kind == graph.Choice {
 				// A select or a wait is revisited whole: it takes an
 				// outcome anew after w (see backwardChoice).
-				if lev := g.Ev(lead); lev.Moved && lev.Handed && graph.InView(view, lev.RF) {
-					// A revisit by a write that w sees woke it: w's
-					// revisit of it where it waited before reaches the
-					// same graph (recvBetweenValues in package chanprog;
-					// wokenElsewhere is the same for choiceRevisits).
+				if lev := g.Ev(lead); lev.Moved && lev.Handed && g.Locs[loc].Kind == event.ChanCount && graph.InView(view, lev.RF) {
+					// A revisit by a write that w, a count update, sees
+					// woke it: w's revisit of it where it waited before
+					// reaches the same graph (recvBetweenValues in package
+					// chanprog; wokenElsewhere is the same for
+					// choiceRevisits). Not an offer, whose revisit of the
+					// waiting goroutine hands it what it takes, or not
+					// (wokenThenLeak).
 					continue
 				}
 				if !slices.Contains(chosen, lead) && e.maximal(g, lead, w) {
