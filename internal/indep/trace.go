@@ -1,5 +1,7 @@
 package indep
 
+import "weft.dev/weft/internal/engine"
+
 // Trace accumulates the events of one interleaving and hashes its
 // Mazurkiewicz trace: equivalent interleavings have the same hash, and
 // interleavings of different traces differ in their events (kind and
@@ -13,6 +15,7 @@ type Trace struct {
 	evs   []Event
 	ranks []int32 // rank of each event in its goroutine
 	next  []int32 // by goroutine: the rank of its next event
+	in    []bool  // scratch space of Local
 }
 
 // Reset empties t for a new interleaving.
@@ -35,14 +38,72 @@ func (t *Trace) Add(e Event) {
 func (t *Trace) Len() int { return len(t.evs) }
 
 // Hash returns the hash of the trace of the events added so far.
-func (t *Trace) Hash() uint64 {
+func (t *Trace) Hash() uint64 { return t.hash(nil) }
+
+// Local returns the hash of the trace of the local configuration of
+// goroutine g's last event: that event and every event added before it
+// that it depends on, directly or through others. Two interleavings have
+// the same local configuration of an event when they agree on the event,
+// on everything that must happen before it and on the order of the
+// dependent pairs there, whatever else they did before or around it: the
+// hash of a trace of those events alone. It returns 0 when g has no event.
+func (t *Trace) Local(g int32) uint64 {
+	last := -1
+	for j := len(t.evs) - 1; j >= 0; j-- {
+		if t.evs[j].G == g {
+			last = j
+			break
+		}
+	}
+	if last < 0 {
+		return 0
+	}
+	t.in = append(t.in[:0], make([]bool, last+1)...)
+	t.in[last] = true
+	// An event is in the configuration when a later event of it depends
+	// on it: the events after last are not.
+	for i := last - 1; i >= 0; i-- {
+		for j := i + 1; j <= last; j++ {
+			if t.in[j] && Dependent(&t.evs[i], &t.evs[j]) {
+				t.in[i] = true
+				break
+			}
+		}
+	}
+	return t.hash(t.in)
+}
+
+// Ending returns the class of an interleaving of t's events that ends in
+// a bug of kind k at fault goroutine g (-1: none). A deadlock or a leak
+// is the state where every goroutine left is blocked: its class is the
+// whole trace. Any other bug is an operation of g (its failure step, for
+// an assertion or a panic; a racing access; a misuse), and its class is
+// the local configuration of that operation (Local): an execution that
+// reaches the same operation after the same history is the same bug
+// however the goroutines it does not depend on moved meanwhile.
+func (t *Trace) Ending(k engine.BugKind, g int32) uint64 {
+	if k == engine.Deadlock || k == engine.GoroutineLeak || g < 0 {
+		return t.Hash()
+	}
+	return t.Local(g)
+}
+
+// hash hashes the events that in marks (all when in is nil).
+func (t *Trace) hash(in []bool) uint64 {
 	var h uint64
-	for j := range t.evs {
+	n := len(t.evs)
+	if in != nil {
+		n = len(in)
+	}
+	for j := range n {
+		if in != nil && !in[j] {
+			continue
+		}
 		b := &t.evs[j]
 		nb := name(b.G, t.ranks[j])
 		h += Mix(Mix(Mix(1, nb), uint64(b.Kind)<<32|uint64(uint32(b.Arg))), uint64(uint32(b.Alt))<<32|uint64(uint32(b.With)))
 		for i := range j {
-			if Dependent(&t.evs[i], b) {
+			if (in == nil || in[i]) && Dependent(&t.evs[i], b) {
 				h += Mix(Mix(2, name(t.evs[i].G, t.ranks[i])), nb)
 			}
 		}

@@ -3,8 +3,11 @@
 //
 // It is exponential and meant for small programs and for checking the other
 // engines: two executions it explores may be equivalent; OnComplete sees
-// the equivalence class of each (package class) and OnTrace its
-// Mazurkiewicz trace under package indep's relation. The one reduction it makes is to take
+// the equivalence class of each (package class), OnTrace its
+// Mazurkiewicz trace under package indep's relation, and OnBug, for an
+// execution that ends in a bug, the class of its ending under that
+// relation (indep.Trace.Ending): the number of distinct classes of each
+// kind is what the other engines must reach. The one reduction it makes is to take
 // the silent steps of channel operations (offers, handed waits) at once:
 // where they fall among the other operations is not part of any execution.
 package dfs
@@ -31,7 +34,12 @@ type Engine struct {
 	// (indep.Trace) of every execution that ends with every goroutine
 	// returned: the number of distinct hashes is the number of traces.
 	OnTrace func(trace uint64)
-	trace   indep.Trace
+	// OnBug, when set, is called with the kind of the bug of every
+	// execution that ends in one and the class of that ending
+	// (indep.Trace.Ending): the number of distinct classes of a kind is
+	// the number of its bug endings up to equivalence.
+	OnBug func(kind engine.BugKind, class uint64)
+	trace indep.Trace
 }
 
 // point is a scheduling point: the enabled choices and the one taken.
@@ -92,7 +100,7 @@ func (e *Engine) Step(x *engine.Exec) engine.Decision {
 		e.stack = append(e.stack, point{opts: opts, lab: x.G[ch.G].Pending})
 	}
 	e.depth++
-	if e.OnTrace != nil {
+	if e.OnTrace != nil || e.OnBug != nil {
 		e.trace.Add(e.m.Event(x.G[ch.G], ch))
 	}
 	if b := e.m.Perform(x, x.G[ch.G], ch); b != nil {
@@ -122,6 +130,9 @@ func (e *Engine) End(_ *engine.Exec, end engine.Ending) {
 	}
 	if e.OnTrace != nil && end.Kind == engine.Completed {
 		e.OnTrace(e.trace.Hash())
+	}
+	if e.OnBug != nil && end.Kind == engine.Buggy {
+		e.OnBug(end.Bug.Kind, e.trace.Ending(end.Bug.Kind, end.Bug.G))
 	}
 }
 
