@@ -90,9 +90,12 @@ type Engine struct {
 	rel Refinement
 	// OnComplete, when set, is called with the equivalence class (package
 	// class) of every execution that ends with every goroutine returned;
-	// OnTrace with its Mazurkiewicz trace (indep.Trace).
+	// OnTrace with its Mazurkiewicz trace (indep.Trace); OnBug with the
+	// kind and the class (indep.Trace.Ending) of every execution that ends
+	// in a bug.
 	OnComplete func(class uint64)
 	OnTrace    func(trace uint64)
+	OnBug      func(kind engine.BugKind, class uint64)
 }
 
 // letter is a choice with its event: what sleeps in a sleep set.
@@ -731,6 +734,13 @@ func (e *Engine) End(x *engine.Exec, end engine.Ending) {
 			skip = end.Bug.G
 		}
 		e.pending(x, skip)
+	}
+	if end.Kind == engine.Buggy && e.OnBug != nil {
+		var t indep.Trace
+		for i := range e.depth {
+			t.Add(e.stack[i].ev.Event)
+		}
+		e.OnBug(end.Bug.Kind, t.Ending(end.Bug.Kind, end.Bug.G))
 	}
 	if end.Kind != engine.Completed {
 		return
