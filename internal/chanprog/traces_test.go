@@ -8,14 +8,19 @@ import (
 	"weft.dev/weft/internal/engine"
 	"weft.dev/weft/internal/engine/dfs"
 	"weft.dev/weft/internal/engine/mpor"
+	"weft.dev/weft/internal/engine/qpor"
 	"weft.dev/weft/internal/engine/sdpor"
 	"weft.dev/weft/internal/progtest"
 )
 
 // TestTraceEnginesMPOR compares mpor with dfs on the generated programs:
-// the same bug kinds (with WithAllBugs), and each of dfs's Mazurkiewicz
-// traces (package indep) completed exactly once, nothing else.
-// WEFT_TRACE_PROGRAMS=n compares n programs.
+// the same bug kinds (with WithAllBugs), each of dfs's Mazurkiewicz
+// traces (package indep) completed exactly once, nothing else, and each
+// of dfs's classes of bug endings (indep.Trace.Ending) reached at least
+// once, nothing else: an interleaving explorer stops at a failure, whose
+// local configuration it may reach after different moves of the
+// goroutines the failure does not depend on. WEFT_TRACE_PROGRAMS=n
+// compares n programs.
 func TestTraceEnginesMPOR(t *testing.T) { compareTraceEngine(t, "mpor") }
 
 // TestTraceEnginesSDPOR is the same for sdpor, each trace at least once.
@@ -47,6 +52,7 @@ func compareTraceEngine(t *testing.T, name string) {
 	}
 	engines = slices.DeleteFunc(engines, func(e traceEngine) bool { return e.name != name })
 	compared, traces := 0, 0
+	var bugs progtest.BugFigures
 	for i, p := range programs(7, n) {
 		ref, err := explore(p.Body(), 5_000, dfsTraces)
 		if err != nil {
@@ -57,6 +63,7 @@ func compareTraceEngine(t *testing.T, name string) {
 		}
 		compared++
 		traces += len(ref.classes)
+		bugs.AddRef("dfs", ref.bugs)
 		for _, eng := range engines {
 			got, err := explore(p.Body(), 0, eng.mk)
 			if err != nil {
@@ -75,9 +82,13 @@ func compareTraceEngine(t *testing.T, name string) {
 					t.Errorf("program %d: %s misses a trace:\n%s", i, eng.name, p.GoSource())
 				}
 			}
+			if missed, extra, _ := progtest.CompareBugs(ref.bugs, got.bugs, progtest.Never); missed+extra > 0 {
+				t.Errorf("program %d: %s: %d of dfs's %d classes of bug endings missed, %d unknown:\n%s", i, eng.name, missed, len(ref.bugs), extra, p.GoSource())
+			}
+			bugs.Add(eng.name, got.bugs)
 		}
 	}
-	t.Logf("%d programs compared, %d traces", compared, traces)
+	t.Logf("%d programs compared, %d traces; %s", compared, traces, &bugs)
 }
 
 // dfsTraces is dfs calling on with the trace of every execution.
@@ -85,4 +96,19 @@ func dfsTraces(conc *concolic.Config, on func(uint64)) engine.Engine {
 	d := dfs.New(engine.Config{Concolic: conc}).(*dfs.Engine)
 	d.OnTrace = on
 	return d
+}
+
+// onBug has eng call f for every bug ending, with its kind and class
+// (indep.Trace.Ending), if it is an engine that reports them.
+func onBug(eng engine.Engine, f func(engine.BugKind, uint64)) {
+	switch e := eng.(type) {
+	case *dfs.Engine:
+		e.OnBug = f
+	case *sdpor.Engine:
+		e.OnBug = f
+	case *mpor.Engine:
+		e.OnBug = f
+	case *qpor.Engine:
+		e.OnBug = f
+	}
 }

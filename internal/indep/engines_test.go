@@ -4,11 +4,9 @@
 package indep_test
 
 import (
-	"fmt"
 	"maps"
 	"math/rand/v2"
 	"slices"
-	"strings"
 	"testing"
 
 	"weft.dev/weft/internal/concolic"
@@ -38,7 +36,7 @@ type explored struct {
 	classes map[uint64]int // complete executions by Shasha-Snir class
 	// bugs counts the executions that reach each class of bug ending
 	// (indep.Trace.Ending).
-	bugs       map[bugClass]int
+	bugs       progtest.BugEndings
 	kinds      map[engine.BugKind]bool
 	complete   int
 	redundant  int // dropped: sleep-set blocked or dead ends
@@ -47,9 +45,9 @@ type explored struct {
 
 func explore(body func(), limit int, mk func(*concolic.Config, func(uint64), func(uint64)) engine.Engine) explored {
 	conc := &concolic.Config{Table: isym.NewTable(), Solver: solver}
-	x := explored{traces: map[uint64]int{}, classes: map[uint64]int{}, bugs: map[bugClass]int{}, kinds: map[engine.BugKind]bool{}}
+	x := explored{traces: map[uint64]int{}, classes: map[uint64]int{}, bugs: progtest.BugEndings{}, kinds: map[engine.BugKind]bool{}}
 	eng := mk(conc, func(h uint64) { x.traces[h]++ }, func(h uint64) { x.classes[h]++ })
-	onBug(eng, func(k engine.BugKind, h uint64) { x.bugs[bugClass{k, h}]++ })
+	onBug(eng, x.bugs.Add)
 	rep := runtime.Run(body, runtime.Config{Engine: eng, Concolic: conc, MaxExecutions: limit, AllBugs: true, MaxSteps: 1000})
 	if rep.Internal != "" {
 		panic(rep.Internal)
@@ -85,13 +83,6 @@ func withCondpor(conc *concolic.Config, _, class func(uint64)) engine.Engine {
 	return c
 }
 
-// bugClass is a class of executions that end in a bug: its kind and
-// its class (indep.Trace.Ending).
-type bugClass struct {
-	kind  engine.BugKind
-	class uint64
-}
-
 // onBug has eng call f for every bug ending, with its kind and class.
 func onBug(eng engine.Engine, f func(engine.BugKind, uint64)) {
 	switch e := eng.(type) {
@@ -106,77 +97,10 @@ func onBug(eng engine.Engine, f func(engine.BugKind, uint64)) {
 	}
 }
 
-// whole reports whether the class of a bug ending of kind k is the whole
-// execution, a maximal configuration, rather than a failure's local
-// configuration.
-func whole(k engine.BugKind) bool { return k == engine.Deadlock || k == engine.GoroutineLeak }
-
-// compareBugs returns how many of ref's bug-ending classes got misses,
-// how many of got's ref never saw, and how many got reaches more than
-// once among those once says must be reached once.
-func compareBugs(ref, got explored, once func(engine.BugKind) bool) (missed, extra, twice int) {
-	for c := range ref.bugs {
-		if got.bugs[c] == 0 {
-			missed++
-		}
-	}
-	for c, n := range got.bugs {
-		if ref.bugs[c] == 0 {
-			extra++
-		}
-		if n > 1 && once(c.kind) {
-			twice++
-		}
-	}
-	return missed, extra, twice
-}
-
-// never is compareBugs's once for the engines that reach a class of bug
-// ending at least once.
-func never(engine.BugKind) bool { return false }
-
-// bugFigures sums, by kind of bug ending, dfs's classes and the
-// executions of each engine that reach one.
-type bugFigures struct {
-	classes    map[engine.BugKind]int
-	executions map[string]map[engine.BugKind]int // by engine
-	names      []string                          // the engines, in order
-}
-
-// add counts x's bug endings as those of engine name; dfs's are the
-// classes.
-func (f *bugFigures) add(name string, x explored) {
-	if f.executions == nil {
-		f.classes, f.executions = map[engine.BugKind]int{}, map[string]map[engine.BugKind]int{}
-	}
-	if f.executions[name] == nil {
-		f.executions[name] = map[engine.BugKind]int{}
-		f.names = append(f.names, name)
-	}
-	for c, n := range x.bugs {
-		if name == "dfs" {
-			f.classes[c.kind]++
-		}
-		f.executions[name][c.kind] += n
-	}
-}
-
-func (f *bugFigures) String() string {
-	var b strings.Builder
-	b.WriteString("bug endings (classes; executions by engine):")
-	for _, k := range slices.Sorted(maps.Keys(f.classes)) {
-		fmt.Fprintf(&b, " %v %d;", k, f.classes[k])
-		for _, name := range f.names {
-			fmt.Fprintf(&b, " %s %d", name, f.executions[name][k])
-		}
-	}
-	return b.String()
-}
-
 // stats sums what the engines did over the programs compared.
 type stats struct {
 	programs, traces, sdpor, ssb, mpor, deadEnds int
-	bugs                                         bugFigures
+	bugs                                         progtest.BugFigures
 }
 
 // compare checks sdpor and mpor against dfs on one program: the same bug
@@ -193,7 +117,7 @@ func compare(t *testing.T, p progtest.Program, limit int, s *stats) bool {
 	if !ref.exhaustive {
 		return false
 	}
-	s.bugs.add("dfs", ref)
+	s.bugs.AddRef("dfs", ref.bugs)
 	for _, c := range []struct {
 		name string
 		mk   func(*concolic.Config, func(uint64), func(uint64)) engine.Engine
@@ -208,10 +132,10 @@ func compare(t *testing.T, p progtest.Program, limit int, s *stats) bool {
 		if missed > 0 || extra > 0 || c.once && twice > 0 {
 			t.Errorf("%s: %d of dfs's %d traces missed, %d unknown, %d explored more than once, on\n%s", c.name, missed, len(ref.traces), extra, twice, p)
 		}
-		if missed, extra, _ := compareBugs(ref, got, never); missed > 0 || extra > 0 {
+		if missed, extra, _ := progtest.CompareBugs(ref.bugs, got.bugs, progtest.Never); missed > 0 || extra > 0 {
 			t.Errorf("%s: %d of dfs's %d classes of bug endings missed, %d unknown, on\n%s", c.name, missed, len(ref.bugs), extra, p)
 		}
-		s.bugs.add(c.name, got)
+		s.bugs.Add(c.name, got.bugs)
 		n := 0
 		for _, k := range got.traces {
 			n += k

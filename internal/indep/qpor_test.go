@@ -29,7 +29,7 @@ func withQPOR(k int) func(*concolic.Config, func(uint64), func(uint64)) engine.E
 type qporStats struct {
 	programs, traces int
 	complete, ssb    [4]int
-	bugs             bugFigures
+	bugs             progtest.BugFigures
 }
 
 // compareQPOR checks qpor, optimal and with k = 1, 2, 3, against dfs on one
@@ -48,11 +48,11 @@ func compareQPOR(t *testing.T, p progtest.Program, limit int, symbolic bool, s *
 	if !ref.exhaustive {
 		return false
 	}
-	s.bugs.add("dfs", ref)
+	s.bugs.AddRef("dfs", ref.bugs)
 	for k := range 4 {
 		got := explore(body, 0, withQPOR(k))
 		checkQPORBugs(t, k, ref, got, p)
-		s.bugs.add(fmt.Sprintf("qpor k=%d", k), got)
+		s.bugs.Add(fmt.Sprintf("qpor k=%d", k), got.bugs)
 		if !maps.Equal(got.kinds, ref.kinds) {
 			t.Errorf("qpor k=%d finds bug kinds %v, dfs %v, on\n%s", k, slices.Sorted(maps.Keys(got.kinds)), slices.Sorted(maps.Keys(ref.kinds)), p)
 			continue
@@ -103,7 +103,7 @@ func differentialQPOR(t *testing.T, seed uint64, n int, c progtest.Config, maxOp
 // documentation of qpor).
 func checkQPORBugs(t *testing.T, k int, ref, got explored, p fmt.Stringer) {
 	t.Helper()
-	if missed, extra, twice := compareBugs(ref, got, whole); missed > 0 || extra > 0 || twice > 0 {
+	if missed, extra, twice := progtest.CompareBugs(ref.bugs, got.bugs, progtest.Whole); missed > 0 || extra > 0 || twice > 0 {
 		t.Errorf("qpor k=%d: %d of dfs's %d classes of bug endings missed, %d unknown, %d deadlocks or leaks reached more than once, on\n%s", k, missed, len(ref.bugs), extra, twice, p)
 	}
 }
@@ -338,8 +338,8 @@ func eachTraceOnce(t *testing.T, body func()) {
 	if !ref.exhaustive {
 		t.Fatalf("dfs did not finish")
 	}
-	var f bugFigures
-	f.add("dfs", ref)
+	var f progtest.BugFigures
+	f.AddRef("dfs", ref.bugs)
 	for k := range 4 {
 		got := explore(body, 0, withQPOR(k))
 		if !maps.Equal(got.kinds, ref.kinds) || !maps.Equal(got.traces, mapOnes(ref.traces)) || k == 0 && got.redundant > 0 {
@@ -347,7 +347,7 @@ func eachTraceOnce(t *testing.T, body func()) {
 				k, got.kinds, len(got.traces), got.complete, got.redundant, ref.kinds, len(ref.traces))
 		}
 		checkQPORBugs(t, k, ref, got, source("the body"))
-		f.add(fmt.Sprintf("qpor k=%d", k), got)
+		f.Add(fmt.Sprintf("qpor k=%d", k), got.bugs)
 	}
 	t.Logf("%d traces, %d of dfs's executions; %s", len(ref.traces), ref.complete, &f)
 }
@@ -402,29 +402,16 @@ func TestQPORBugEndings(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ref := explore(tc.body, 0, withDFS)
-			if got := kindCounts(ref.bugs, false); !maps.Equal(got, tc.classes) {
+			if got := ref.bugs.Kinds(false); !maps.Equal(got, tc.classes) {
 				t.Errorf("dfs: %v classes, want %v", got, tc.classes)
 			}
 			for k := range 4 {
 				got := explore(tc.body, 0, withQPOR(k))
 				checkQPORBugs(t, k, ref, got, source(tc.name))
-				if n := kindCounts(got.bugs, true); !maps.Equal(n, tc.reached) {
+				if n := got.bugs.Kinds(true); !maps.Equal(n, tc.reached) {
 					t.Errorf("qpor k=%d: %v executions reach a class, want %v", k, n, tc.reached)
 				}
 			}
 		})
 	}
-}
-
-// kindCounts counts the classes of bugs by kind, or with executions the
-// executions that reach them.
-func kindCounts(bugs map[bugClass]int, executions bool) map[engine.BugKind]int {
-	out := map[engine.BugKind]int{}
-	for c, n := range bugs {
-		if !executions {
-			n = 1
-		}
-		out[c.kind] += n
-	}
-	return out
 }
