@@ -299,7 +299,7 @@ type explored struct {
 	// bugs counts the executions by the class of bug ending they reach,
 	// for the engines that report it (onBug).
 	bugs       progtest.BugEndings
-	kinds      kindSet        // of the bugs found
+	kinds      kindSet // of the bugs found
 	executions int
 	redundant  int // dropped: sleep-set blocked or dead ends
 	exhaustive bool
