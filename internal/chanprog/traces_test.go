@@ -6,10 +6,12 @@ import (
 
 	"weft.dev/weft/internal/concolic"
 	"weft.dev/weft/internal/engine"
+	"weft.dev/weft/internal/engine/cdpor"
 	"weft.dev/weft/internal/engine/dfs"
 	"weft.dev/weft/internal/engine/mpor"
 	"weft.dev/weft/internal/engine/qpor"
 	"weft.dev/weft/internal/engine/sdpor"
+	"weft.dev/weft/internal/indep"
 	"weft.dev/weft/internal/progtest"
 )
 
@@ -28,12 +30,19 @@ func TestTraceEnginesMPOR(t *testing.T) { compareTraceEngine(t, "mpor") }
 // mix an offer with a buffered case, on which sdpor missed traces.
 func TestTraceEnginesSDPOR(t *testing.T) { compareTraceEngine(t, "sdpor") }
 
+// TestTraceEnginesCDPOR is the same for cdpor, each trace at least once,
+// against dfs under cdpor's relation (dfs.Engine.Refine), where two
+// atomic stores of one value commute: cdpor explores one of their orders.
+func TestTraceEnginesCDPOR(t *testing.T) { compareTraceEngine(t, "cdpor") }
+
 // traceEngine makes an engine that reports the trace of each complete
-// execution; once: each trace is explored once.
+// execution; once: each trace is explored once; refine: the relation it
+// explores by, when finer than indep's.
 type traceEngine struct {
-	name string
-	mk   func(*concolic.Config, func(uint64)) engine.Engine
-	once bool
+	name   string
+	mk     func(*concolic.Config, func(uint64)) engine.Engine
+	once   bool
+	refine func() indep.Refinement
 }
 
 func compareTraceEngine(t *testing.T, name string) {
@@ -43,18 +52,29 @@ func compareTraceEngine(t *testing.T, name string) {
 			e := mpor.New(engine.Config{Concolic: conc}).(*mpor.Engine)
 			e.OnTrace = on
 			return e
-		}, true},
+		}, true, nil},
 		{"sdpor", func(conc *concolic.Config, on func(uint64)) engine.Engine {
 			e := sdpor.New(engine.Config{Concolic: conc}).(*sdpor.Engine)
 			e.OnTrace = on
 			return e
-		}, false},
+		}, false, nil},
+		{"cdpor", func(conc *concolic.Config, on func(uint64)) engine.Engine {
+			e := cdpor.New(engine.Config{Concolic: conc}).(*sdpor.Engine)
+			e.OnTrace = on
+			return e
+		}, false, func() indep.Refinement { return &cdpor.Relation{} }},
 	}
 	engines = slices.DeleteFunc(engines, func(e traceEngine) bool { return e.name != name })
 	compared, traces := 0, 0
 	var bugs progtest.BugFigures
 	for i, p := range programs(7, n) {
-		ref, err := explore(p.Body(), 5_000, dfsTraces)
+		ref, err := explore(p.Body(), 5_000, func(conc *concolic.Config, on func(uint64)) engine.Engine {
+			d := dfsTraces(conc, on).(*dfs.Engine)
+			if r := engines[0].refine; r != nil {
+				d.Refine = r()
+			}
+			return d
+		})
 		if err != nil {
 			t.Fatalf("program %d: dfs: %v", i, err)
 		}

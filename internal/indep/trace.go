@@ -13,25 +13,46 @@ import "weft.dev/weft/internal/engine"
 // engine on small programs.
 type Trace struct {
 	evs   []Event
+	notes []Note  // of each event, with a refinement
 	ranks []int32 // rank of each event in its goroutine
 	next  []int32 // by goroutine: the rank of its next event
 	in    []bool  // scratch space of Local
+	rel   Refinement
 }
+
+// Refine makes t hash the traces of the refinement r of the relation
+// (nil: the relation itself): the pairs of events that r lets commute are
+// independent. The events are then added with their notes (AddNoted).
+func (t *Trace) Refine(r Refinement) { t.rel = r }
 
 // Reset empties t for a new interleaving.
 func (t *Trace) Reset() {
-	t.evs, t.ranks = t.evs[:0], t.ranks[:0]
+	t.evs, t.notes, t.ranks = t.evs[:0], t.notes[:0], t.ranks[:0]
 	clear(t.next)
 }
 
 // Add appends the next event of the interleaving.
-func (t *Trace) Add(e Event) {
+func (t *Trace) Add(e Event) { t.AddNoted(e, Note{}) }
+
+// AddNoted appends the next event of the interleaving with what the
+// refinement noted of it.
+func (t *Trace) AddNoted(e Event, n Note) {
 	for int(e.G) >= len(t.next) {
 		t.next = append(t.next, 0)
 	}
 	t.ranks = append(t.ranks, t.next[e.G])
 	t.next[e.G]++
 	t.evs = append(t.evs, e)
+	t.notes = append(t.notes, n)
+}
+
+// dependent reports whether the i-th and j-th events are dependent.
+func (t *Trace) dependent(i, j int) bool {
+	a, b := &t.evs[i], &t.evs[j]
+	if !Dependent(a, b) {
+		return false
+	}
+	return t.rel == nil || a.G == b.G || !t.rel.Commute(a, b, t.notes[i], t.notes[j])
 }
 
 // Len returns the number of events added.
@@ -64,7 +85,7 @@ func (t *Trace) Local(g int32) uint64 {
 	// on it: the events after last are not.
 	for i := last - 1; i >= 0; i-- {
 		for j := i + 1; j <= last; j++ {
-			if t.in[j] && Dependent(&t.evs[i], &t.evs[j]) {
+			if t.in[j] && t.dependent(i, j) {
 				t.in[i] = true
 				break
 			}
@@ -103,7 +124,7 @@ func (t *Trace) hash(in []bool) uint64 {
 		nb := name(b.G, t.ranks[j])
 		h += Mix(Mix(Mix(1, nb), uint64(b.Kind)<<32|uint64(uint32(b.Arg))), uint64(uint32(b.Alt))<<32|uint64(uint32(b.With)))
 		for i := range j {
-			if (in == nil || in[i]) && Dependent(&t.evs[i], b) {
+			if (in == nil || in[i]) && t.dependent(i, j) {
 				h += Mix(Mix(2, name(t.evs[i].G, t.ranks[i])), nb)
 			}
 		}

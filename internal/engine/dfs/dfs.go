@@ -39,7 +39,11 @@ type Engine struct {
 	// (indep.Trace.Ending): the number of distinct classes of a kind is
 	// the number of its bug endings up to equivalence.
 	OnBug func(kind engine.BugKind, class uint64)
-	trace indep.Trace
+	// Refine, when set before the exploration, refines the relation of
+	// OnTrace's and OnBug's classes (indep.Trace.Refine): they are then
+	// those of an engine that explores by Refine, such as package cdpor.
+	Refine indep.Refinement
+	trace  indep.Trace
 }
 
 // point is a scheduling point: the enabled choices and the one taken.
@@ -75,6 +79,10 @@ func (e *Engine) Begin(x *engine.Exec) bool {
 	e.started = true
 	e.m.Reset()
 	e.trace.Reset()
+	e.trace.Refine(e.Refine)
+	if e.Refine != nil {
+		e.Refine.Reset()
+	}
 	x.Model = &e.m.Sym.Model
 	e.depth = 0
 	return true
@@ -101,7 +109,14 @@ func (e *Engine) Step(x *engine.Exec) engine.Decision {
 	}
 	e.depth++
 	if e.OnTrace != nil || e.OnBug != nil {
-		e.trace.Add(e.m.Event(x.G[ch.G], ch))
+		g := x.G[ch.G]
+		ev := e.m.Event(g, ch)
+		var n indep.Note
+		if e.Refine != nil {
+			n = e.Refine.Note(&ev, &g.Pending, e.m.Value(&g.Pending))
+			e.Refine.Performed(&ev, &g.Pending)
+		}
+		e.trace.AddNoted(ev, n)
 	}
 	if b := e.m.Perform(x, x.G[ch.G], ch); b != nil {
 		return engine.Failed(ch, b)

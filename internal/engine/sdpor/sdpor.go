@@ -92,7 +92,8 @@ type Engine struct {
 	// class) of every execution that ends with every goroutine returned;
 	// OnTrace with its Mazurkiewicz trace (indep.Trace); OnBug with the
 	// kind and the class (indep.Trace.Ending) of every execution that ends
-	// in a bug.
+	// in a bug. Both are of the relation the engine explores by: a
+	// refined engine's are coarser than indep's.
 	OnComplete func(class uint64)
 	OnTrace    func(trace uint64)
 	OnBug      func(kind engine.BugKind, class uint64)
@@ -138,33 +139,13 @@ type point struct {
 	barrier bool
 }
 
-// A Refinement is a relation finer than indep's: it finds that some pairs
-// of events that indep calls dependent commute all the same. The engine
-// explores by it: such pairs are no races, a letter sleeps on across them,
-// and they do not order events (happens-before). Package cdpor's
-// conditional independence is one.
-//
-// For the exploration to stay sound the refinement must be a valid
-// independence relation over the events as performed (with their outcomes
-// and what it noted of them): two events it lets commute must commute from
-// every state where both are enabled, neither enabling nor disabling the
-// other, both orders reaching the same state with the same results.
-type Refinement interface {
-	// Reset starts a new execution.
-	Reset()
-	// Note returns what the refinement keeps of the event ev of
-	// goroutine ev.G's pending operation l, in the state the execution has
-	// reached; its object holds pre.
-	Note(ev *indep.Event, l *event.Label, pre event.Value) Note
-	// Performed reports that ev.G performed the event ev of operation l.
-	Performed(ev *indep.Event, l *event.Label)
-	// Commute reports whether the events a and b of two goroutines, which
-	// indep finds dependent, commute, given their notes.
-	Commute(a, b *indep.Event, na, nb Note) bool
-}
+// Refinement is a relation finer than indep's, which the engine explores
+// by (see indep.Refinement); package cdpor's conditional independence is
+// one.
+type Refinement = indep.Refinement
 
 // Note is what a Refinement keeps of an event; the engine only stores it.
-type Note struct{ A, B uint64 }
+type Note = indep.Note
 
 // New returns an sdpor engine.
 func New(c engine.Config) engine.Engine { return NewRefined(c, nil) }
@@ -736,11 +717,7 @@ func (e *Engine) End(x *engine.Exec, end engine.Ending) {
 		e.pending(x, skip)
 	}
 	if end.Kind == engine.Buggy && e.OnBug != nil {
-		var t indep.Trace
-		for i := range e.depth {
-			t.Add(e.stack[i].ev.Event)
-		}
-		e.OnBug(end.Bug.Kind, t.Ending(end.Bug.Kind, end.Bug.G))
+		e.OnBug(end.Bug.Kind, e.trace().Ending(end.Bug.Kind, end.Bug.G))
 	}
 	if end.Kind != engine.Completed {
 		return
@@ -749,12 +726,21 @@ func (e *Engine) End(x *engine.Exec, end engine.Ending) {
 		e.OnComplete(e.m.Class())
 	}
 	if e.OnTrace != nil {
-		var t indep.Trace
-		for i := range e.depth {
-			t.Add(e.stack[i].ev.Event)
-		}
-		e.OnTrace(t.Hash())
+		e.OnTrace(e.trace().Hash())
 	}
+}
+
+// trace returns the trace of the running execution's events, under the
+// relation the engine explores by.
+func (e *Engine) trace() *indep.Trace {
+	var t indep.Trace
+	if e.rel != nil {
+		t.Refine(e.rel)
+	}
+	for i := range e.depth {
+		t.AddNoted(e.stack[i].ev.Event, e.stack[i].ev.note)
+	}
+	return &t
 }
 
 // Spins implements engine.Awaiter.
