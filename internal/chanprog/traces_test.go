@@ -18,14 +18,15 @@ import (
 // TestTraceEnginesMPOR compares mpor with dfs on the generated programs:
 // the same bug kinds (with WithAllBugs), each of dfs's Mazurkiewicz
 // traces (package indep) completed exactly once, nothing else, and each
-// of dfs's classes of bug endings (indep.Trace.Ending) reached at least
-// once, nothing else: an interleaving explorer stops at a failure, whose
-// local configuration it may reach after different moves of the
-// goroutines the failure does not depend on. WEFT_TRACE_PROGRAMS=n
-// compares n programs.
+// of dfs's classes of bug endings (indep.Trace.Ending) reached, nothing
+// else: a deadlock or a leak, a trace, exactly once, a failure at least
+// once (an interleaving explorer stops at a failure, whose local
+// configuration it may reach after different moves of the goroutines the
+// failure does not depend on). WEFT_TRACE_PROGRAMS=n compares n programs.
 func TestTraceEnginesMPOR(t *testing.T) { compareTraceEngine(t, "mpor") }
 
-// TestTraceEnginesSDPOR is the same for sdpor, each trace at least once.
+// TestTraceEnginesSDPOR is the same for sdpor, each trace, deadlock and
+// leak at least once.
 // Its first 40 programs of seed 7 include the two (8 and 16) whose selects
 // mix an offer with a buffered case, on which sdpor missed traces.
 func TestTraceEnginesSDPOR(t *testing.T) { compareTraceEngine(t, "sdpor") }
@@ -102,8 +103,12 @@ func compareTraceEngine(t *testing.T, name string) {
 					t.Errorf("program %d: %s misses a trace:\n%s", i, eng.name, p.GoSource())
 				}
 			}
-			if missed, extra, _ := progtest.CompareBugs(ref.bugs, got.bugs, progtest.Never); missed+extra > 0 {
-				t.Errorf("program %d: %s: %d of dfs's %d classes of bug endings missed, %d unknown:\n%s", i, eng.name, missed, len(ref.bugs), extra, p.GoSource())
+			once := progtest.Never
+			if eng.once {
+				once = progtest.Whole
+			}
+			if missed, extra, twice := progtest.CompareBugs(ref.bugs, got.bugs, once); missed+extra+twice > 0 {
+				t.Errorf("program %d: %s: %d of dfs's %d classes of bug endings missed, %d unknown, %d deadlocks or leaks reached more than once:\n%s", i, eng.name, missed, len(ref.bugs), extra, twice, p.GoSource())
 			}
 			bugs.Add(eng.name, got.bugs)
 		}

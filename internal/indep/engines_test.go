@@ -107,9 +107,10 @@ type stats struct {
 // kinds; mpor completes each of dfs's traces exactly once and nothing
 // else; sdpor completes each at least once and nothing else; both reach
 // each of dfs's classes of bug endings at least once and nothing else
-// (an interleaving explorer stops at a bug, and may reach its local
+// (an interleaving explorer stops at a failure, and may reach its local
 // configuration after different moves of the goroutines it does not
-// depend on). It returns false when dfs needs more than limit executions.
+// depend on), and mpor each deadlock and leak, a trace, exactly once. It
+// returns false when dfs needs more than limit executions.
 func compare(t *testing.T, p progtest.Program, limit int, s *stats) bool {
 	t.Helper()
 	body := p.Body()
@@ -132,8 +133,12 @@ func compare(t *testing.T, p progtest.Program, limit int, s *stats) bool {
 		if missed > 0 || extra > 0 || c.once && twice > 0 {
 			t.Errorf("%s: %d of dfs's %d traces missed, %d unknown, %d explored more than once, on\n%s", c.name, missed, len(ref.traces), extra, twice, p)
 		}
-		if missed, extra, _ := progtest.CompareBugs(ref.bugs, got.bugs, progtest.Never); missed > 0 || extra > 0 {
-			t.Errorf("%s: %d of dfs's %d classes of bug endings missed, %d unknown, on\n%s", c.name, missed, len(ref.bugs), extra, p)
+		once := progtest.Never
+		if c.once {
+			once = progtest.Whole
+		}
+		if missed, extra, twice := progtest.CompareBugs(ref.bugs, got.bugs, once); missed > 0 || extra > 0 || twice > 0 {
+			t.Errorf("%s: %d of dfs's %d classes of bug endings missed, %d unknown, %d deadlocks or leaks reached more than once, on\n%s", c.name, missed, len(ref.bugs), extra, twice, p)
 		}
 		s.bugs.Add(c.name, got.bugs)
 		n := 0
