@@ -297,8 +297,11 @@ var solver = func() smt.Solver {
 type explored struct {
 	classes map[uint64]int // complete executions (every goroutine returned) by class
 	// bugs counts the executions by the class of bug ending they reach,
-	// for the engines that report it (onBug).
-	bugs       progtest.BugEndings
+	// for the engines that report it (observe).
+	bugs progtest.BugEndings
+	// maximal counts qpor's executions by the trace of their maximal
+	// configuration, however they end (qpor.Engine.OnMaximal).
+	maximal    map[uint64]int
 	kinds      kindSet // of the bugs found
 	executions int
 	redundant  int // dropped: sleep-set blocked or dead ends
@@ -310,9 +313,9 @@ type explored struct {
 // argument with the class of every complete execution.
 func explore(body func(), limit int, mk func(*concolic.Config, func(uint64)) engine.Engine) (*explored, error) {
 	conc := &concolic.Config{Table: isym.NewTable(), Solver: solver}
-	x := &explored{classes: map[uint64]int{}, bugs: progtest.BugEndings{}}
+	x := &explored{classes: map[uint64]int{}, bugs: progtest.BugEndings{}, maximal: map[uint64]int{}}
 	eng := mk(conc, func(c uint64) { x.classes[c]++ })
-	onBug(eng, x.bugs.Add)
+	observe(eng, x)
 	rep := runtime.Run(body, runtime.Config{Engine: eng, Concolic: conc, MaxExecutions: limit, AllBugs: true})
 	if rep.Internal != "" {
 		return nil, fmt.Errorf("%s", rep.Internal)

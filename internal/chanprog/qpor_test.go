@@ -17,7 +17,8 @@ import (
 // once and nothing else, each of dfs's classes of bug endings
 // (indep.Trace.Ending) reached and nothing else, a deadlock or a leak
 // exactly once (a failure once per maximal configuration that holds it:
-// see the package documentation of qpor), for every k, and no sleep-set
+// see the package documentation of qpor), no maximal configuration, with
+// bugs or without, reached twice, for every k, and no sleep-set
 // blocked execution when optimal; a bug found without WithAllBugs too,
 // and bugs that their replay tokens reproduce. WEFT_TRACE_PROGRAMS=n compares n programs; seed 11 keeps
 // them apart from the other engines' (seed 7).
@@ -87,6 +88,12 @@ func (s *qporFigures) compare(t *testing.T, name string, p *Program, limit int) 
 		}
 		if missed, extra, twice := progtest.CompareBugs(ref.bugs, got.bugs, progtest.Whole); missed+extra+twice > 0 {
 			t.Errorf("%s: qpor k=%d: %d of dfs's %d classes of bug endings missed, %d unknown, %d deadlocks or leaks reached more than once:\n%s", name, k, missed, len(ref.bugs), extra, twice, p.GoSource())
+		}
+		for _, n := range got.maximal {
+			if n > 1 {
+				t.Errorf("%s: qpor k=%d reaches a maximal configuration %d times:\n%s", name, k, n, p.GoSource())
+				break
+			}
 		}
 		s.bugs.Add(fmt.Sprintf("qpor k=%d", k), got.bugs)
 		if k == 0 && got.redundant > 0 {

@@ -123,17 +123,18 @@ func dfsTraces(conc *concolic.Config, on func(uint64)) engine.Engine {
 	return d
 }
 
-// onBug has eng call f for every bug ending, with its kind and class
-// (indep.Trace.Ending), if it is an engine that reports them.
-func onBug(eng engine.Engine, f func(engine.BugKind, uint64)) {
+// observe has eng count its bug endings, if it reports them, and qpor its
+// maximal configurations, in x.
+func observe(eng engine.Engine, x *explored) {
 	switch e := eng.(type) {
 	case *dfs.Engine:
-		e.OnBug = f
+		e.OnBug = x.bugs.Add
 	case *sdpor.Engine:
-		e.OnBug = f
+		e.OnBug = x.bugs.Add
 	case *mpor.Engine:
-		e.OnBug = f
+		e.OnBug = x.bugs.Add
 	case *qpor.Engine:
-		e.OnBug = f
+		e.OnBug = x.bugs.Add
+		e.OnMaximal = func(h uint64) { x.maximal[h]++ }
 	}
 }

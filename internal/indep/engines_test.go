@@ -36,7 +36,10 @@ type explored struct {
 	classes map[uint64]int // complete executions by Shasha-Snir class
 	// bugs counts the executions that reach each class of bug ending
 	// (indep.Trace.Ending).
-	bugs       progtest.BugEndings
+	bugs progtest.BugEndings
+	// maximal counts qpor's executions by the trace of their maximal
+	// configuration, however they end (qpor.Engine.OnMaximal).
+	maximal    map[uint64]int
 	kinds      map[engine.BugKind]bool
 	complete   int
 	redundant  int // dropped: sleep-set blocked or dead ends
@@ -45,9 +48,9 @@ type explored struct {
 
 func explore(body func(), limit int, mk func(*concolic.Config, func(uint64), func(uint64)) engine.Engine) explored {
 	conc := &concolic.Config{Table: isym.NewTable(), Solver: solver}
-	x := explored{traces: map[uint64]int{}, classes: map[uint64]int{}, bugs: progtest.BugEndings{}, kinds: map[engine.BugKind]bool{}}
+	x := explored{traces: map[uint64]int{}, classes: map[uint64]int{}, bugs: progtest.BugEndings{}, maximal: map[uint64]int{}, kinds: map[engine.BugKind]bool{}}
 	eng := mk(conc, func(h uint64) { x.traces[h]++ }, func(h uint64) { x.classes[h]++ })
-	onBug(eng, x.bugs.Add)
+	observe(eng, &x)
 	rep := runtime.Run(body, runtime.Config{Engine: eng, Concolic: conc, MaxExecutions: limit, AllBugs: true, MaxSteps: 1000})
 	if rep.Internal != "" {
 		panic(rep.Internal)
@@ -83,17 +86,19 @@ func withCondpor(conc *concolic.Config, _, class func(uint64)) engine.Engine {
 	return c
 }
 
-// onBug has eng call f for every bug ending, with its kind and class.
-func onBug(eng engine.Engine, f func(engine.BugKind, uint64)) {
+// observe has eng count its bug endings, and qpor its maximal
+// configurations, in x.
+func observe(eng engine.Engine, x *explored) {
 	switch e := eng.(type) {
 	case *dfs.Engine:
-		e.OnBug = f
+		e.OnBug = x.bugs.Add
 	case *sdpor.Engine:
-		e.OnBug = f
+		e.OnBug = x.bugs.Add
 	case *mpor.Engine:
-		e.OnBug = f
+		e.OnBug = x.bugs.Add
 	case *qpor.Engine:
-		e.OnBug = f
+		e.OnBug = x.bugs.Add
+		e.OnMaximal = func(h uint64) { x.maximal[h]++ }
 	}
 }
 

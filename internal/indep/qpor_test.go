@@ -92,8 +92,9 @@ func differentialQPOR(t *testing.T, seed uint64, n int, c progtest.Config, maxOp
 }
 
 // checkQPORBugs checks the bug endings of qpor with k (0: optimal)
-// against dfs's on the program p: every class reached, nothing else, and
-// a deadlock or a leak exactly once. A deadlock or a leak is a maximal
+// against dfs's on the program p: every class reached, nothing else, a
+// deadlock or a leak exactly once, and no maximal configuration, with
+// bugs or without, reached twice. A deadlock or a leak is a maximal
 // configuration, which Alg. 1 reaches at most once. A failure is not:
 // going on past bugs, qpor explores maximal configurations, and every one
 // that contains the failing event reaches its local configuration, so
@@ -105,6 +106,12 @@ func checkQPORBugs(t *testing.T, k int, ref, got explored, p fmt.Stringer) {
 	t.Helper()
 	if missed, extra, twice := progtest.CompareBugs(ref.bugs, got.bugs, progtest.Whole); missed > 0 || extra > 0 || twice > 0 {
 		t.Errorf("qpor k=%d: %d of dfs's %d classes of bug endings missed, %d unknown, %d deadlocks or leaks reached more than once, on\n%s", k, missed, len(ref.bugs), extra, twice, p)
+	}
+	for _, n := range got.maximal {
+		if n > 1 {
+			t.Errorf("qpor k=%d reaches a maximal configuration %d times, on\n%s", k, n, p)
+			break
+		}
 	}
 }
 

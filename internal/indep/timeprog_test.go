@@ -58,6 +58,12 @@ func TestTimePrograms(t *testing.T) {
 			if missed, extra, twice := progtest.CompareBugs(ref.bugs, got.bugs, once); missed+extra+twice > 0 {
 				t.Errorf("seed %d: %s: %d of dfs's %d classes of bug endings missed, %d unknown, %d deadlocks or leaks reached more than once, on\n%s", 101+i, c.name, missed, len(ref.bugs), extra, twice, p)
 			}
+			for _, n := range got.maximal {
+				if n > 1 {
+					t.Errorf("seed %d: %s reaches a maximal configuration %d times, on\n%s", 101+i, c.name, n, p)
+					break
+				}
+			}
 			if c.name == "qpor k=0" && got.redundant > 0 {
 				t.Errorf("seed %d: optimal qpor abandoned %d executions of\n%s", 101+i, got.redundant, p)
 			}

@@ -118,6 +118,11 @@ type Engine struct {
 	OnComplete func(class uint64)
 	OnTrace    func(trace uint64)
 	OnBug      func(kind engine.BugKind, class uint64)
+	// OnMaximal, when set, is called with the trace of every execution
+	// that is not dropped, however it ends: each is a maximal
+	// configuration, which Alg. 1 reaches once, those with bugs included
+	// when the execution goes on past them (engine.Continuer).
+	OnMaximal func(trace uint64)
 	// faulted says that the running execution went on past a bug, whose
 	// Fault reported it; failed is the kind of the bug of the last
 	// operation found failing (a race or a misuse).
@@ -489,6 +494,9 @@ func (e *Engine) perform(x *engine.Exec, n *node) engine.Decision {
 // End implements engine.Engine.
 func (e *Engine) End(x *engine.Exec, end engine.Ending) {
 	e.extend(x)
+	if e.OnMaximal != nil && end.Kind != engine.Dropped {
+		e.OnMaximal(e.trace().Hash())
+	}
 	if end.Kind == engine.Buggy && e.OnBug != nil && !e.faulted {
 		t := e.trace()
 		e.OnBug(end.Bug.Kind, t.Ending(end.Bug.Kind, end.Bug.G))
