@@ -34,14 +34,19 @@
 // another operation on that channel, which the offer gives one more
 // outcome (taking it) while the outcomes it had stay (see package chans).
 //
-// Waiting channel operations need three more. A race of n with an event k
+// Waiting channel operations need four more. A race of n with an event k
 // hides the races of n with the events ordered before n through k only
 // when n is known to be performable in k's place: a send on a full buffer
 // races with the receive that made room, but it is the earlier send that
 // filled the buffer that it can be reversed with. An operation that could
-// make a case of a taken offer ready (a close, a buffered value or room)
-// races with the operation that took the offer: before it, the offering
-// goroutine could have completed on its own. And a sleep-set blocked
+// make a case of a taken offer ready (a close, a buffered value or room,
+// an offer on an unbuffered channel) races with the operation that took
+// the offer: before it, the offering goroutine could have completed on
+// its own. The operation that takes an offer is explored with each other
+// goroutine that could take it there in its place: the rival's next event
+// may take another offer that only this taker made possible, after it,
+// and the offering goroutine's next, its handed wait, depends on the
+// taker only, so that no race shows the rival. And a sleep-set blocked
 // execution analyses its waiting operations as one that ends does: the
 // sleep set may be what kept them waiting.
 //
@@ -280,6 +285,7 @@ func (e *Engine) Step(x *engine.Exec) engine.Decision {
 		p.rank = g.Steps
 		p.clock, p.barrier = e.clockOf(&p.ev, p.clock[:0])
 		e.races(&p.ev, &g.Pending, e.depth, p.clock)
+		e.rivalTakers(p)
 	}
 	e.hb.add(e.depth, &p.ev.Event, p.clock)
 	if e.rel != nil {
@@ -602,13 +608,15 @@ func (e *Engine) surelyBefore(k int, n *ev, l *event.Label) bool {
 
 // takenOffers reverses the races that n has with the takers of offers it
 // would have let complete on their own: an operation on a channel of a
-// waiting goroutine's offer (a close, a buffered value or room) may make
-// one of its cases ready, so that, had n come before the operation that
-// took the offer, the goroutine could have completed without its taker,
-// an event the execution does not have to race with. The taker and n are
-// independent: the race is through the wait they both decide.
+// waiting goroutine's offer (a close, a buffered value or room, or an
+// offer of its own on an unbuffered channel, which the waiting goroutine
+// may take) may make one of its cases ready, so that, had n come before
+// the operation that took the offer, the goroutine could have completed
+// without its taker, an event the execution does not have to race with.
+// The taker and n are independent: the race is through the wait they
+// both decide.
 func (e *Engine) takenOffers(n *ev, j int, past, nc vclock.Clock) {
-	if n.Silent || n.Effect != indep.Write || len(n.Chans) == 0 {
+	if n.Silent && n.With != 0 || n.Effect != indep.Write || len(n.Chans) == 0 {
 		return
 	}
 	for _, o := range e.hb.offers {
@@ -628,6 +636,23 @@ func (e *Engine) takenOffers(n *ev, j int, past, nc vclock.Clock) {
 				e.reverse(a, j, n, nc)
 			}
 			break
+		}
+	}
+}
+
+// rivalTakers explores, at p, the other goroutines that could take the
+// offer that the event of p takes. Each is dependent with the event, but
+// its next event may take another offer that only this one made possible
+// (the offering goroutine's next), which happens after the event, and the
+// offering goroutine's next event, its handed wait, depends on the taker
+// only: no race would show that the rival could have taken it.
+func (e *Engine) rivalTakers(p *point) {
+	if p.ev.Silent || p.ev.With == 0 {
+		return
+	}
+	for _, c := range p.opts {
+		if c.G != p.ev.G && c.With == p.ev.With && !slices.Contains(p.backtrack, c.G) {
+			p.backtrack = append(p.backtrack, c.G)
 		}
 	}
 }
