@@ -52,6 +52,14 @@
 // determined by its events, named canonically by goroutine and rank, with
 // their kinds and outcomes, and by the order of every pair of dependent
 // events; Trace hashes exactly that.
+//
+// An execution that ends in a bug has a class of its own (Trace.Ending):
+// a failure (an assertion, a panic, a race, a misuse) is an event, and two
+// executions that reach it after the same local configuration (the event
+// and everything it depends on, with their order) are the same bug,
+// whatever the goroutines it does not depend on did meanwhile; a deadlock
+// or a leak is the state where every goroutine left waits forever, whose
+// class is the whole trace.
 package indep
 
 import (

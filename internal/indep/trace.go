@@ -81,8 +81,8 @@ func (t *Trace) Local(g int32) uint64 {
 	}
 	t.in = append(t.in[:0], make([]bool, last+1)...)
 	t.in[last] = true
-	// An event is in the configuration when a later event of it depends
-	// on it: the events after last are not.
+	// An event is in the configuration when an event of it that comes
+	// later depends on it; the events after last are not.
 	for i := last - 1; i >= 0; i-- {
 		for j := i + 1; j <= last; j++ {
 			if t.in[j] && t.dependent(i, j) {
