@@ -1,13 +1,20 @@
 package indep
 
-import "weft.dev/weft/internal/engine"
+import (
+	"weft.dev/weft/internal/engine"
+	"weft.dev/weft/internal/event"
+)
 
 // Trace accumulates the events of one interleaving and hashes its
 // Mazurkiewicz trace: equivalent interleavings have the same hash, and
 // interleavings of different traces differ in their events (kind and
 // outcome of some goroutine's n-th operation) or in the order of a pair of
 // dependent events, which the hash sums over. Events are named by goroutine
-// and rank, which every interleaving of a trace gives them alike.
+// and rank, which every interleaving of a trace gives them alike. A
+// goroutine is named by its parent's name and its rank among the parent's
+// children, not by its id: the runtime numbers goroutines in the order an
+// exploration first meets them, which differs from engine to engine when
+// goroutines start others.
 //
 // It costs a comparison per pair of events: it is for the reference
 // engine on small programs.
@@ -18,6 +25,9 @@ type Trace struct {
 	next  []int32 // by goroutine: the rank of its next event
 	in    []bool  // scratch space of Local
 	rel   Refinement
+	// names holds, by goroutine, its name (0: not started by an event of
+	// the trace), kids how many goroutines it started.
+	names, kids []uint64
 }
 
 // Refine makes t hash the traces of the refinement r of the relation
@@ -29,6 +39,8 @@ func (t *Trace) Refine(r Refinement) { t.rel = r }
 func (t *Trace) Reset() {
 	t.evs, t.notes, t.ranks = t.evs[:0], t.notes[:0], t.ranks[:0]
 	clear(t.next)
+	clear(t.names)
+	clear(t.kids)
 }
 
 // Add appends the next event of the interleaving.
@@ -44,6 +56,23 @@ func (t *Trace) AddNoted(e Event, n Note) {
 	t.next[e.G]++
 	t.evs = append(t.evs, e)
 	t.notes = append(t.notes, n)
+	if e.Kind == event.Spawn {
+		for int(max(e.G, e.Arg)) >= len(t.names) {
+			t.names, t.kids = append(t.names, 0), append(t.kids, 0)
+		}
+		t.kids[e.G]++
+		t.names[e.Arg] = Mix(t.goroutine(e.G), t.kids[e.G])
+	}
+}
+
+// goroutine returns the name of goroutine g: the one Add gave it, or,
+// for one that no event of the trace started (the body, weft/time's
+// clock), its id.
+func (t *Trace) goroutine(g int32) uint64 {
+	if int(g) < len(t.names) && t.names[g] != 0 {
+		return t.names[g]
+	}
+	return uint64(uint32(g))
 }
 
 // dependent reports whether the i-th and j-th events are dependent.
@@ -121,18 +150,27 @@ func (t *Trace) hash(in []bool) uint64 {
 			continue
 		}
 		b := &t.evs[j]
-		nb := name(b.G, t.ranks[j])
-		h += Mix(Mix(Mix(1, nb), uint64(b.Kind)<<32|uint64(uint32(b.Arg))), uint64(uint32(b.Alt))<<32|uint64(uint32(b.With)))
+		nb := t.name(j)
+		arg := uint64(uint32(b.Arg))
+		if b.Kind == event.Spawn || b.Kind == event.Join {
+			arg = t.goroutine(b.Arg)
+		}
+		with := uint64(0)
+		if b.With != 0 {
+			with = t.goroutine(b.With - 1)
+		}
+		h += Mix(Mix(Mix(Mix(Mix(1, nb), uint64(b.Kind)), arg), uint64(uint32(b.Alt))), with)
 		for i := range j {
 			if (in == nil || in[i]) && t.dependent(i, j) {
-				h += Mix(Mix(2, name(t.evs[i].G, t.ranks[i])), nb)
+				h += Mix(Mix(2, t.name(i)), nb)
 			}
 		}
 	}
 	return h
 }
 
-func name(g, rank int32) uint64 { return uint64(uint32(g))<<32 | uint64(uint32(rank)) }
+// name returns the name of the j-th event: its goroutine's and its rank.
+func (t *Trace) name(j int) uint64 { return Mix(t.goroutine(t.evs[j].G), uint64(uint32(t.ranks[j]))) }
 
 // Mix mixes x into the hash h (splitmix64's finalizer): trace hashes, and
 // the tests' hashes of executions, are built with it.
