@@ -11,6 +11,7 @@ import (
 	"weft.dev/weft/internal/engine"
 	"weft.dev/weft/internal/engine/condpor"
 	"weft.dev/weft/internal/engine/dfs"
+	"weft.dev/weft/internal/progtest"
 	"weft.dev/weft/internal/runtime"
 	"weft.dev/weft/internal/smt"
 	isym "weft.dev/weft/internal/sym"
@@ -294,8 +295,14 @@ var solver = func() smt.Solver {
 
 // explored is what an internal exploration found.
 type explored struct {
-	classes    map[uint64]int // complete executions (every goroutine returned) by class
-	kinds      kindSet        // of the bugs found
+	classes map[uint64]int // complete executions (every goroutine returned) by class
+	// bugs counts the executions by the class of bug ending they reach,
+	// for the engines that report it (observe).
+	bugs progtest.BugEndings
+	// maximal counts qpor's executions by the trace of their maximal
+	// configuration, however they end (qpor.Engine.OnMaximal).
+	maximal    map[uint64]int
+	kinds      kindSet // of the bugs found
 	executions int
 	redundant  int // dropped: sleep-set blocked or dead ends
 	exhaustive bool
@@ -306,8 +313,9 @@ type explored struct {
 // argument with the class of every complete execution.
 func explore(body func(), limit int, mk func(*concolic.Config, func(uint64)) engine.Engine) (*explored, error) {
 	conc := &concolic.Config{Table: isym.NewTable(), Solver: solver}
-	x := &explored{classes: map[uint64]int{}}
+	x := &explored{classes: map[uint64]int{}, bugs: progtest.BugEndings{}, maximal: map[uint64]int{}}
 	eng := mk(conc, func(c uint64) { x.classes[c]++ })
+	observe(eng, x)
 	rep := runtime.Run(body, runtime.Config{Engine: eng, Concolic: conc, MaxExecutions: limit, AllBugs: true})
 	if rep.Internal != "" {
 		return nil, fmt.Errorf("%s", rep.Internal)

@@ -14,9 +14,13 @@ import (
 // TestTraceEnginesQPOR compares qpor, optimal and with k = 1, 2, 3, with
 // dfs on the generated programs: the same bug kinds (with WithAllBugs),
 // each of dfs's Mazurkiewicz traces (package indep) completed exactly
-// once and nothing else, for every k, and no sleep-set blocked execution
-// when optimal; a bug found without WithAllBugs too, and bugs that their
-// replay tokens reproduce. WEFT_TRACE_PROGRAMS=n compares n programs; seed 11 keeps
+// once and nothing else, each of dfs's classes of bug endings
+// (indep.Trace.Ending) reached and nothing else, a deadlock or a leak
+// exactly once (a failure once per maximal configuration that holds it:
+// see the package documentation of qpor), no maximal configuration, with
+// bugs or without, reached twice, for every k, and no sleep-set
+// blocked execution when optimal; a bug found without WithAllBugs too,
+// and bugs that their replay tokens reproduce. WEFT_TRACE_PROGRAMS=n compares n programs; seed 11 keeps
 // them apart from the other engines' (seed 7).
 func TestTraceEnginesQPOR(t *testing.T) {
 	var s qporFigures
@@ -30,11 +34,12 @@ func TestTraceEnginesQPOR(t *testing.T) {
 type qporFigures struct {
 	programs, skipped, traces int
 	complete, ssb             [4]int // by k, 0: optimal
+	bugs                      progtest.BugFigures
 }
 
 func (s *qporFigures) String() string {
-	return fmt.Sprintf("%d programs compared (%d skipped: dfs needs more than its limit), %d traces; qpor complete/sleep-set blocked: optimal %d/%d, k=1 %d/%d, k=2 %d/%d, k=3 %d/%d",
-		s.programs, s.skipped, s.traces, s.complete[0], s.ssb[0], s.complete[1], s.ssb[1], s.complete[2], s.ssb[2], s.complete[3], s.ssb[3])
+	return fmt.Sprintf("%d programs compared (%d skipped: dfs needs more than its limit), %d traces; qpor complete/sleep-set blocked: optimal %d/%d, k=1 %d/%d, k=2 %d/%d, k=3 %d/%d; %s",
+		s.programs, s.skipped, s.traces, s.complete[0], s.ssb[0], s.complete[1], s.ssb[1], s.complete[2], s.ssb[2], s.complete[3], s.ssb[3], &s.bugs)
 }
 
 // compare checks qpor against dfs on p, unless dfs needs more than limit
@@ -51,6 +56,7 @@ func (s *qporFigures) compare(t *testing.T, name string, p *Program, limit int) 
 	}
 	s.programs++
 	s.traces += len(ref.classes)
+	s.bugs.AddRef("dfs", ref.bugs)
 	for k := range 4 {
 		got, err := explore(p.Body(), 0, func(conc *concolic.Config, on func(uint64)) engine.Engine {
 			q := qpor.Options{K: k}.New(engine.Config{Concolic: conc}).(*qpor.Engine)
@@ -80,6 +86,16 @@ func (s *qporFigures) compare(t *testing.T, name string, p *Program, limit int) 
 		if missed+extra+twice > 0 {
 			t.Errorf("%s: qpor k=%d: %d of dfs's %d traces missed, %d unknown, %d explored more than once:\n%s", name, k, missed, len(ref.classes), extra, twice, p.GoSource())
 		}
+		if missed, extra, twice := progtest.CompareBugs(ref.bugs, got.bugs, progtest.Whole); missed+extra+twice > 0 {
+			t.Errorf("%s: qpor k=%d: %d of dfs's %d classes of bug endings missed, %d unknown, %d deadlocks or leaks reached more than once:\n%s", name, k, missed, len(ref.bugs), extra, twice, p.GoSource())
+		}
+		for _, n := range got.maximal {
+			if n > 1 {
+				t.Errorf("%s: qpor k=%d reaches a maximal configuration %d times:\n%s", name, k, n, p.GoSource())
+				break
+			}
+		}
+		s.bugs.Add(fmt.Sprintf("qpor k=%d", k), got.bugs)
 		if k == 0 && got.redundant > 0 {
 			t.Errorf("%s: optimal qpor abandoned %d executions:\n%s", name, got.redundant, p.GoSource())
 		}

@@ -14,6 +14,7 @@ import (
 	"weft.dev/weft/internal/engine/condpor"
 	"weft.dev/weft/internal/engine/dfs"
 	"weft.dev/weft/internal/engine/mpor"
+	"weft.dev/weft/internal/engine/qpor"
 	"weft.dev/weft/internal/engine/sdpor"
 	"weft.dev/weft/internal/progtest"
 	"weft.dev/weft/internal/runtime"
@@ -31,8 +32,14 @@ var solver = func() smt.Solver {
 
 // explored is what one engine found on a program.
 type explored struct {
-	traces     map[uint64]int // complete executions by trace
-	classes    map[uint64]int // complete executions by Shasha-Snir class
+	traces  map[uint64]int // complete executions by trace
+	classes map[uint64]int // complete executions by Shasha-Snir class
+	// bugs counts the executions that reach each class of bug ending
+	// (indep.Trace.Ending).
+	bugs progtest.BugEndings
+	// maximal counts qpor's executions by the trace of their maximal
+	// configuration, however they end (qpor.Engine.OnMaximal).
+	maximal    map[uint64]int
 	kinds      map[engine.BugKind]bool
 	complete   int
 	redundant  int // dropped: sleep-set blocked or dead ends
@@ -41,8 +48,9 @@ type explored struct {
 
 func explore(body func(), limit int, mk func(*concolic.Config, func(uint64), func(uint64)) engine.Engine) explored {
 	conc := &concolic.Config{Table: isym.NewTable(), Solver: solver}
-	x := explored{traces: map[uint64]int{}, classes: map[uint64]int{}, kinds: map[engine.BugKind]bool{}}
+	x := explored{traces: map[uint64]int{}, classes: map[uint64]int{}, bugs: progtest.BugEndings{}, maximal: map[uint64]int{}, kinds: map[engine.BugKind]bool{}}
 	eng := mk(conc, func(h uint64) { x.traces[h]++ }, func(h uint64) { x.classes[h]++ })
+	observe(eng, &x)
 	rep := runtime.Run(body, runtime.Config{Engine: eng, Concolic: conc, MaxExecutions: limit, AllBugs: true, MaxSteps: 1000})
 	if rep.Internal != "" {
 		panic(rep.Internal)
@@ -78,15 +86,36 @@ func withCondpor(conc *concolic.Config, _, class func(uint64)) engine.Engine {
 	return c
 }
 
+// observe has eng count its bug endings, and qpor its maximal
+// configurations, in x.
+func observe(eng engine.Engine, x *explored) {
+	switch e := eng.(type) {
+	case *dfs.Engine:
+		e.OnBug = x.bugs.Add
+	case *sdpor.Engine:
+		e.OnBug = x.bugs.Add
+	case *mpor.Engine:
+		e.OnBug = x.bugs.Add
+	case *qpor.Engine:
+		e.OnBug = x.bugs.Add
+		e.OnMaximal = func(h uint64) { x.maximal[h]++ }
+	}
+}
+
 // stats sums what the engines did over the programs compared.
 type stats struct {
 	programs, traces, sdpor, ssb, mpor, deadEnds int
+	bugs                                         progtest.BugFigures
 }
 
 // compare checks sdpor and mpor against dfs on one program: the same bug
 // kinds; mpor completes each of dfs's traces exactly once and nothing
-// else; sdpor completes each at least once and nothing else. It returns
-// false when dfs needs more than limit executions.
+// else; sdpor completes each at least once and nothing else; both reach
+// each of dfs's classes of bug endings at least once and nothing else
+// (an interleaving explorer stops at a failure, and may reach its local
+// configuration after different moves of the goroutines it does not
+// depend on), and mpor each deadlock and leak, a trace, exactly once. It
+// returns false when dfs needs more than limit executions.
 func compare(t *testing.T, p progtest.Program, limit int, s *stats) bool {
 	t.Helper()
 	body := p.Body()
@@ -94,6 +123,7 @@ func compare(t *testing.T, p progtest.Program, limit int, s *stats) bool {
 	if !ref.exhaustive {
 		return false
 	}
+	s.bugs.AddRef("dfs", ref.bugs)
 	for _, c := range []struct {
 		name string
 		mk   func(*concolic.Config, func(uint64), func(uint64)) engine.Engine
@@ -108,6 +138,14 @@ func compare(t *testing.T, p progtest.Program, limit int, s *stats) bool {
 		if missed > 0 || extra > 0 || c.once && twice > 0 {
 			t.Errorf("%s: %d of dfs's %d traces missed, %d unknown, %d explored more than once, on\n%s", c.name, missed, len(ref.traces), extra, twice, p)
 		}
+		once := progtest.Never
+		if c.once {
+			once = progtest.Whole
+		}
+		if missed, extra, twice := progtest.CompareBugs(ref.bugs, got.bugs, once); missed > 0 || extra > 0 || twice > 0 {
+			t.Errorf("%s: %d of dfs's %d classes of bug endings missed, %d unknown, %d deadlocks or leaks reached more than once, on\n%s", c.name, missed, len(ref.bugs), extra, twice, p)
+		}
+		s.bugs.Add(c.name, got.bugs)
 		n := 0
 		for _, k := range got.traces {
 			n += k
@@ -140,7 +178,7 @@ func differential(t *testing.T, seed uint64, n int, c progtest.Config, maxOps in
 			return
 		}
 	}
-	t.Logf("%d programs, %d traces: mpor %d complete, %d dead ends; sdpor %d complete, %d sleep-set blocked", s.programs, s.traces, s.mpor, s.deadEnds, s.sdpor, s.ssb)
+	t.Logf("%d programs, %d traces: mpor %d complete, %d dead ends; sdpor %d complete, %d sleep-set blocked; %s", s.programs, s.traces, s.mpor, s.deadEnds, s.sdpor, s.ssb, &s.bugs)
 }
 
 func TestMemory(t *testing.T) {

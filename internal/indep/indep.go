@@ -52,6 +52,14 @@
 // determined by its events, named canonically by goroutine and rank, with
 // their kinds and outcomes, and by the order of every pair of dependent
 // events; Trace hashes exactly that.
+//
+// An execution that ends in a bug has a class of its own (Trace.Ending):
+// a failure (an assertion, a panic, a race, a misuse) is an event, and two
+// executions that reach it after the same local configuration (the event
+// and everything it depends on, with their order) are the same bug,
+// whatever the goroutines it does not depend on did meanwhile; a deadlock
+// or a leak is the state where every goroutine left waits forever, whose
+// class is the whole trace.
 package indep
 
 import (
@@ -183,3 +191,32 @@ func conflict(a, b *Event) bool {
 	}
 	return false
 }
+
+// A Refinement is a relation finer than this package's: it finds that
+// some pairs of events that Dependent finds dependent commute all the
+// same. Package sdpor explores by it (such pairs are no races, a letter
+// sleeps on across them, and they do not order events), and a Trace hashes
+// the traces of it (Trace.Refine). Package cdpor's conditional
+// independence is one.
+//
+// For an exploration by it to stay sound the refinement must be a valid
+// independence relation over the events as performed (with their outcomes
+// and what it noted of them): two events it lets commute must commute from
+// every state where both are enabled, neither enabling nor disabling the
+// other, both orders reaching the same state with the same results.
+type Refinement interface {
+	// Reset starts a new execution.
+	Reset()
+	// Note returns what the refinement keeps of the event ev of
+	// goroutine ev.G's pending operation l, in the state the execution has
+	// reached; its object holds pre.
+	Note(ev *Event, l *event.Label, pre event.Value) Note
+	// Performed reports that ev.G performed the event ev of operation l.
+	Performed(ev *Event, l *event.Label)
+	// Commute reports whether the events a and b of two goroutines, which
+	// Dependent finds dependent, commute, given their notes.
+	Commute(a, b *Event, na, nb Note) bool
+}
+
+// Note is what a Refinement keeps of an event; its users only store it.
+type Note struct{ A, B uint64 }

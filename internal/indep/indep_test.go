@@ -2,6 +2,7 @@ package indep
 
 import (
 	"testing"
+	"weft.dev/weft/internal/engine"
 
 	"weft.dev/weft/internal/chans"
 	"weft.dev/weft/internal/event"
@@ -158,5 +159,45 @@ func TestTrace(t *testing.T) {
 	tr.Add(w)
 	if tr.Len() != 2 || tr.Hash() != hash(r, w) {
 		t.Error("Reset did not start a new interleaving")
+	}
+}
+
+// TestLocal checks the classes of bug endings that Trace.Ending gives
+// interleavings: a failure's local configuration ignores what it does not
+// depend on, wherever it falls, and tells apart the orders of what it
+// does; a deadlock's class is the whole trace.
+func TestLocal(t *testing.T) {
+	const (
+		g1, g2 = 1, 2
+		x, y   = 4, 5
+	)
+	fail := ctl(g2, event.Fail, int32(engine.AssertionFailed))
+	storeX, storeY, loadX := mem(g1, event.Store, event.Atomic, x), mem(g2, event.Store, event.Atomic, y), mem(g2, event.Load, event.Atomic, x)
+	g1StoreY := mem(g1, event.Store, event.Atomic, y)
+	tests := []struct {
+		name string
+		kind engine.BugKind
+		a, b []op
+		same bool
+	}{
+		{"independent store before or after", engine.AssertionFailed, []op{storeX, storeY, fail}, []op{storeY, fail, storeX}, true},
+		{"independent store between", engine.AssertionFailed, []op{storeY, storeX, fail}, []op{storeY, fail}, true},
+		{"the load reads before or after the store", engine.AssertionFailed, []op{storeX, loadX, fail}, []op{loadX, storeX, fail}, false},
+		{"another goroutine stores y before or after", engine.AssertionFailed, []op{g1StoreY, storeY, fail}, []op{storeY, g1StoreY, fail}, false},
+		{"a deadlock is the whole trace", engine.Deadlock, []op{storeX, storeY}, []op{storeY}, false},
+		{"a deadlock's independent events commute", engine.Deadlock, []op{storeX, storeY}, []op{storeY, storeX}, true},
+	}
+	for _, tt := range tests {
+		var h [2]uint64
+		for i, ops := range [2][]op{tt.a, tt.b} {
+			var tr Trace
+			for _, o := range ops {
+				tr.Add(o.event())
+			}
+			h[i] = tr.Ending(tt.kind, g2)
+		}
+		if (h[0] == h[1]) != tt.same {
+			t.Errorf("%s: same class %v, want %v", tt.name, h[0] == h[1], tt.same)
+		}
 	}
 }

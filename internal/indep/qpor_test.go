@@ -1,6 +1,7 @@
 package indep_test
 
 import (
+	"fmt"
 	"maps"
 	"math/rand/v2"
 	"slices"
@@ -28,15 +29,18 @@ func withQPOR(k int) func(*concolic.Config, func(uint64), func(uint64)) engine.E
 type qporStats struct {
 	programs, traces int
 	complete, ssb    [4]int
+	bugs             progtest.BugFigures
 }
 
 // compareQPOR checks qpor, optimal and with k = 1, 2, 3, against dfs on one
-// program: the same bug kinds, and each of dfs's traces completed exactly
-// once and nothing else, for every k (Alg. 1 reaches a maximal
-// configuration at most once, whatever its alternatives); optimal qpor
-// abandons no execution when the program has no symbolic branch (whose
-// outcomes an alternative may combine infeasibly). It returns false when
-// dfs needs more than limit executions.
+// program: the same bug kinds, each of dfs's traces completed exactly
+// once and nothing else, and each of dfs's classes of bug endings reached
+// and nothing else, a deadlock or a leak exactly once, for every k (Alg. 1
+// reaches a maximal configuration at most once, whatever its
+// alternatives; see checkQPORBugs); optimal qpor abandons no execution
+// when the program has no symbolic branch (whose outcomes an alternative
+// may combine infeasibly). It returns false when dfs needs more than
+// limit executions.
 func compareQPOR(t *testing.T, p progtest.Program, limit int, symbolic bool, s *qporStats) bool {
 	t.Helper()
 	body := p.Body()
@@ -44,8 +48,11 @@ func compareQPOR(t *testing.T, p progtest.Program, limit int, symbolic bool, s *
 	if !ref.exhaustive {
 		return false
 	}
+	s.bugs.AddRef("dfs", ref.bugs)
 	for k := range 4 {
 		got := explore(body, 0, withQPOR(k))
+		checkQPORBugs(t, k, ref, got, p)
+		s.bugs.Add(fmt.Sprintf("qpor k=%d", k), got.bugs)
 		if !maps.Equal(got.kinds, ref.kinds) {
 			t.Errorf("qpor k=%d finds bug kinds %v, dfs %v, on\n%s", k, slices.Sorted(maps.Keys(got.kinds)), slices.Sorted(maps.Keys(ref.kinds)), p)
 			continue
@@ -80,8 +87,32 @@ func differentialQPOR(t *testing.T, seed uint64, n int, c progtest.Config, maxOp
 			return
 		}
 	}
-	t.Logf("%d programs, %d traces; qpor complete/abandoned: optimal %d/%d, k=1 %d/%d, k=2 %d/%d, k=3 %d/%d",
-		s.programs, s.traces, s.complete[0], s.ssb[0], s.complete[1], s.ssb[1], s.complete[2], s.ssb[2], s.complete[3], s.ssb[3])
+	t.Logf("%d programs, %d traces; qpor complete/abandoned: optimal %d/%d, k=1 %d/%d, k=2 %d/%d, k=3 %d/%d; %s",
+		s.programs, s.traces, s.complete[0], s.ssb[0], s.complete[1], s.ssb[1], s.complete[2], s.ssb[2], s.complete[3], s.ssb[3], &s.bugs)
+}
+
+// checkQPORBugs checks the bug endings of qpor with k (0: optimal)
+// against dfs's on the program p: every class reached, nothing else, a
+// deadlock or a leak exactly once, and no maximal configuration, with
+// bugs or without, reached twice. A deadlock or a leak is a maximal
+// configuration, which Alg. 1 reaches at most once. A failure is not:
+// going on past bugs, qpor explores maximal configurations, and every one
+// that contains the failing event reaches its local configuration, so
+// that a failure independent of a goroutine's two orders of stores is
+// reached twice; those executions are not redundant, as the bugs and
+// traces after the failure are found in them (see the package
+// documentation of qpor).
+func checkQPORBugs(t *testing.T, k int, ref, got explored, p fmt.Stringer) {
+	t.Helper()
+	if missed, extra, twice := progtest.CompareBugs(ref.bugs, got.bugs, progtest.Whole); missed > 0 || extra > 0 || twice > 0 {
+		t.Errorf("qpor k=%d: %d of dfs's %d classes of bug endings missed, %d unknown, %d deadlocks or leaks reached more than once, on\n%s", k, missed, len(ref.bugs), extra, twice, p)
+	}
+	for _, n := range got.maximal {
+		if n > 1 {
+			t.Errorf("qpor k=%d reaches a maximal configuration %d times, on\n%s", k, n, p)
+			break
+		}
+	}
 }
 
 // TestQPOR compares qpor with dfs on random programs of memory, critical
@@ -305,20 +336,89 @@ func mapOnes(m map[uint64]int) map[uint64]int {
 }
 
 // eachTraceOnce checks that qpor, for k = 0 (optimal) to 3, finds dfs's
-// bug kinds and explores each of dfs's traces exactly once, with no
-// redundant execution when optimal.
+// bug kinds, explores each of dfs's traces exactly once, with no
+// redundant execution when optimal, and reaches each of dfs's classes of
+// bug endings (checkQPORBugs).
 func eachTraceOnce(t *testing.T, body func()) {
 	t.Helper()
 	ref := explore(body, 200_000, withDFS)
 	if !ref.exhaustive {
 		t.Fatalf("dfs did not finish")
 	}
+	var f progtest.BugFigures
+	f.AddRef("dfs", ref.bugs)
 	for k := range 4 {
 		got := explore(body, 0, withQPOR(k))
 		if !maps.Equal(got.kinds, ref.kinds) || !maps.Equal(got.traces, mapOnes(ref.traces)) || k == 0 && got.redundant > 0 {
 			t.Errorf("qpor k=%d: kinds %v, %d traces (%d complete), %d redundant; dfs: kinds %v, %d traces",
 				k, got.kinds, len(got.traces), got.complete, got.redundant, ref.kinds, len(ref.traces))
 		}
+		checkQPORBugs(t, k, ref, got, source("the body"))
+		f.Add(fmt.Sprintf("qpor k=%d", k), got.bugs)
 	}
-	t.Logf("%d traces, %d of dfs's executions", len(ref.traces), ref.complete)
+	t.Logf("%d traces, %d of dfs's executions; %s", len(ref.traces), ref.complete, &f)
+}
+
+// source names a program that has no text to show.
+type source string
+
+func (s source) String() string { return string(s) }
+
+// TestQPORBugEndings checks, on small programs, how many of qpor's
+// executions reach each class of bug ending that dfs counts: a deadlock
+// or a leak exactly once, a failure once per maximal configuration that
+// contains it (see checkQPORBugs), for every k.
+func TestQPORBugEndings(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		body    func()
+		classes map[engine.BugKind]int // dfs's classes, by kind
+		reached map[engine.BugKind]int // qpor's executions that reach one, by kind
+	}{
+		{"failure beside two orders of stores", func() {
+			var x atomic.Int32
+			weft.Go(func() { weft.Assert(false, "always") })
+			weft.Go(func() { x.Store(1) })
+			x.Store(2)
+		}, map[engine.BugKind]int{engine.AssertionFailed: 1}, map[engine.BugKind]int{engine.AssertionFailed: 2}},
+		{"failure after either order", func() {
+			var x atomic.Int32
+			g := weft.Go(func() { x.Store(1) })
+			x.Store(2)
+			g.Join()
+			weft.Assert(x.Load() == 1, "stored last")
+		}, map[engine.BugKind]int{engine.AssertionFailed: 1}, map[engine.BugKind]int{engine.AssertionFailed: 1}},
+		{"lock order", func() {
+			var a, b sync.Mutex
+			var x atomic.Int32
+			weft.Go(func() { x.Store(1) })
+			g := weft.Go(func() { b.Lock(); a.Lock(); a.Unlock(); b.Unlock() })
+			x.Store(2)
+			a.Lock()
+			b.Lock()
+			b.Unlock()
+			a.Unlock()
+			g.Join()
+		}, map[engine.BugKind]int{engine.Deadlock: 2}, map[engine.BugKind]int{engine.Deadlock: 2}},
+		{"leak after a race of stores", func() {
+			c := weft.MakeChan[int](0)
+			var x atomic.Int32
+			weft.Go(func() { x.Store(1); c.Send(1) })
+			x.Store(2)
+		}, map[engine.BugKind]int{engine.GoroutineLeak: 2}, map[engine.BugKind]int{engine.GoroutineLeak: 2}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ref := explore(tc.body, 0, withDFS)
+			if got := ref.bugs.Kinds(false); !maps.Equal(got, tc.classes) {
+				t.Errorf("dfs: %v classes, want %v", got, tc.classes)
+			}
+			for k := range 4 {
+				got := explore(tc.body, 0, withQPOR(k))
+				checkQPORBugs(t, k, ref, got, source(tc.name))
+				if n := got.bugs.Kinds(true); !maps.Equal(n, tc.reached) {
+					t.Errorf("qpor k=%d: %v executions reach a class, want %v", k, n, tc.reached)
+				}
+			}
+		})
+	}
 }

@@ -33,18 +33,23 @@ func newCDPOR(c *concolic.Config) inner {
 
 // totals sums the complete executions of the engines over the programs
 // compared.
-type totals struct{ programs, states, sdpor, cdpor, fewer int }
+type totals struct {
+	programs, states, sdpor, cdpor, fewer int
+	bugs                                  progtest.BugFigures
+}
 
-func (s totals) String() string {
-	return fmt.Sprintf("%d programs, %d final states: sdpor %d complete executions, cdpor %d (fewer on %d programs)",
-		s.programs, s.states, s.sdpor, s.cdpor, s.fewer)
+func (s *totals) String() string {
+	return fmt.Sprintf("%d programs, %d final states: sdpor %d complete executions, cdpor %d (fewer on %d programs); %s",
+		s.programs, s.states, s.sdpor, s.cdpor, s.fewer, &s.bugs)
 }
 
 // compare checks cdpor against dfs and sdpor on one program: the same bug
 // kinds as dfs, every final state of dfs's complete executions and no
-// other, no more executions than sdpor, and, when exact says that the
-// program has no IC to use, exactly sdpor's executions and redundant ones.
-// It returns false when dfs needs more than limit executions.
+// other, every class of bug ending of dfs's under cdpor's relation
+// (dfs.Engine.Refine) and no other, no more executions than sdpor, and,
+// when exact says that the program has no IC to use, exactly sdpor's
+// executions and redundant ones. It returns false when dfs needs more
+// than limit executions.
 func compare(t *testing.T, body func(), text fmt.Stringer, limit int, exact bool, s *totals) bool {
 	t.Helper()
 	ref := run(body, newDFS, limit)
@@ -70,12 +75,17 @@ func compare(t *testing.T, body func(), text fmt.Stringer, limit int, exact bool
 	if missed > 0 || extra > 0 {
 		t.Errorf("cdpor: %d of dfs's %d final states missed, %d unknown, on\n%s", missed, len(ref.states), extra, text)
 	}
+	if missed, extra, _ := progtest.CompareBugs(ref.bugs, cd.bugs, progtest.Never); missed > 0 || extra > 0 {
+		t.Errorf("cdpor: %d of dfs's %d classes of bug endings missed, %d unknown, on\n%s", missed, len(ref.bugs), extra, text)
+	}
 	if cd.executions > sd.executions || cd.executions+cd.redundant > sd.executions+sd.redundant ||
 		exact && (cd.executions != sd.executions || cd.redundant != sd.redundant) {
 		t.Errorf("cdpor: %d executions (%d redundant), sdpor %d (%d), exact %v, on\n%s", cd.executions, cd.redundant, sd.executions, sd.redundant, exact, text)
 	}
 	s.programs++
 	s.states += len(ref.states)
+	s.bugs.AddRef("dfs", ref.bugs)
+	s.bugs.Add("cdpor", cd.bugs)
 	s.sdpor += sd.complete
 	s.cdpor += cd.complete
 	if cd.complete < sd.complete {
@@ -101,7 +111,7 @@ func TestRandomMemory(t *testing.T) {
 			return
 		}
 	}
-	t.Log(s)
+	t.Log(&s)
 }
 
 // TestRandomOthers compares cdpor with dfs on progtest's random programs
@@ -123,7 +133,7 @@ func TestRandomOthers(t *testing.T) {
 			return
 		}
 	}
-	t.Log(s)
+	t.Log(&s)
 }
 
 // TestRandomSymbolic compares cdpor with dfs on progtest's random programs
@@ -143,7 +153,7 @@ func TestRandomSymbolic(t *testing.T) {
 			return
 		}
 	}
-	t.Log(s)
+	t.Log(&s)
 }
 
 // TestRandomSections compares cdpor with dfs on random programs with
@@ -167,7 +177,7 @@ func TestRandomSections(t *testing.T) {
 			return
 		}
 	}
-	t.Log(s)
+	t.Log(&s)
 }
 
 // sameValueStores reports whether two stores of p, to atomics or to Vars,

@@ -3,8 +3,12 @@ package cdpor_test
 import (
 	"weft.dev/weft/internal/concolic"
 	"weft.dev/weft/internal/engine"
+	"weft.dev/weft/internal/engine/cdpor"
+	"weft.dev/weft/internal/engine/dfs"
+	"weft.dev/weft/internal/engine/sdpor"
 	"weft.dev/weft/internal/event"
 	"weft.dev/weft/internal/indep"
+	"weft.dev/weft/internal/progtest"
 	"weft.dev/weft/internal/runtime"
 	"weft.dev/weft/internal/smt"
 	isym "weft.dev/weft/internal/sym"
@@ -124,7 +128,10 @@ func b2u(b bool) uint64 {
 
 // outcome is what one engine found on a program.
 type outcome struct {
-	states     map[uint64]int
+	states map[uint64]int
+	// bugs counts the executions by the class of bug ending they reach,
+	// under cdpor's relation (dfs with Refine; cdpor).
+	bugs       progtest.BugEndings
 	kinds      map[engine.BugKind]bool
 	complete   int
 	executions int
@@ -145,11 +152,18 @@ var solver = func() smt.Solver {
 func run(body func(), mk func(*concolic.Config) inner, limit int) outcome {
 	conc := &concolic.Config{Table: isym.NewTable(), Solver: solver}
 	o := observe(mk(conc))
+	bugs := progtest.BugEndings{}
+	switch e := o.inner.(type) {
+	case *dfs.Engine:
+		e.OnBug, e.Refine = bugs.Add, &cdpor.Relation{}
+	case *sdpor.Engine:
+		e.OnBug = bugs.Add
+	}
 	rep := runtime.Run(body, runtime.Config{Engine: o, Concolic: conc, MaxExecutions: limit, AllBugs: true, MaxSteps: 1000})
 	if rep.Internal != "" {
 		panic(rep.Internal)
 	}
-	out := outcome{states: o.states, kinds: map[engine.BugKind]bool{}, complete: rep.Complete,
+	out := outcome{states: o.states, bugs: bugs, kinds: map[engine.BugKind]bool{}, complete: rep.Complete,
 		executions: rep.Executions, redundant: rep.Dropped, exhaustive: rep.Exhaustive}
 	for _, f := range rep.Bugs {
 		out.kinds[f.Bug.Kind] = true

@@ -3,8 +3,11 @@
 //
 // It is exponential and meant for small programs and for checking the other
 // engines: two executions it explores may be equivalent; OnComplete sees
-// the equivalence class of each (package class) and OnTrace its
-// Mazurkiewicz trace under package indep's relation. The one reduction it makes is to take
+// the equivalence class of each (package class), OnTrace its
+// Mazurkiewicz trace under package indep's relation, and OnBug, for an
+// execution that ends in a bug, the class of its ending under that
+// relation (indep.Trace.Ending): the number of distinct classes of each
+// kind is what the other engines must reach. The one reduction it makes is to take
 // the silent steps of channel operations (offers, handed waits) at once:
 // where they fall among the other operations is not part of any execution.
 package dfs
@@ -31,7 +34,16 @@ type Engine struct {
 	// (indep.Trace) of every execution that ends with every goroutine
 	// returned: the number of distinct hashes is the number of traces.
 	OnTrace func(trace uint64)
-	trace   indep.Trace
+	// OnBug, when set, is called with the kind of the bug of every
+	// execution that ends in one and the class of that ending
+	// (indep.Trace.Ending): the number of distinct classes of a kind is
+	// the number of its bug endings up to equivalence.
+	OnBug func(kind engine.BugKind, class uint64)
+	// Refine, when set before the exploration, refines the relation of
+	// OnTrace's and OnBug's classes (indep.Trace.Refine): they are then
+	// those of an engine that explores by Refine, such as package cdpor.
+	Refine indep.Refinement
+	trace  indep.Trace
 }
 
 // point is a scheduling point: the enabled choices and the one taken.
@@ -67,6 +79,10 @@ func (e *Engine) Begin(x *engine.Exec) bool {
 	e.started = true
 	e.m.Reset()
 	e.trace.Reset()
+	e.trace.Refine(e.Refine)
+	if e.Refine != nil {
+		e.Refine.Reset()
+	}
 	x.Model = &e.m.Sym.Model
 	e.depth = 0
 	return true
@@ -92,8 +108,15 @@ func (e *Engine) Step(x *engine.Exec) engine.Decision {
 		e.stack = append(e.stack, point{opts: opts, lab: x.G[ch.G].Pending})
 	}
 	e.depth++
-	if e.OnTrace != nil {
-		e.trace.Add(e.m.Event(x.G[ch.G], ch))
+	if e.OnTrace != nil || e.OnBug != nil {
+		g := x.G[ch.G]
+		ev := e.m.Event(g, ch)
+		var n indep.Note
+		if e.Refine != nil {
+			n = e.Refine.Note(&ev, &g.Pending, e.m.Value(&g.Pending))
+			e.Refine.Performed(&ev, &g.Pending)
+		}
+		e.trace.AddNoted(ev, n)
 	}
 	if b := e.m.Perform(x, x.G[ch.G], ch); b != nil {
 		return engine.Failed(ch, b)
@@ -122,6 +145,9 @@ func (e *Engine) End(_ *engine.Exec, end engine.Ending) {
 	}
 	if e.OnTrace != nil && end.Kind == engine.Completed {
 		e.OnTrace(e.trace.Hash())
+	}
+	if e.OnBug != nil && end.Kind == engine.Buggy {
+		e.OnBug(end.Bug.Kind, e.trace.Ending(end.Bug.Kind, end.Bug.G))
 	}
 }
 

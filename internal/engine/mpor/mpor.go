@@ -55,9 +55,12 @@ type Engine struct {
 	evs     []indep.Event // the events of the running execution
 	// OnComplete, when set, is called with the equivalence class (package
 	// class) of every execution that ends with every goroutine returned;
-	// OnTrace with its Mazurkiewicz trace (indep.Trace).
+	// OnTrace with its Mazurkiewicz trace (indep.Trace); OnBug with the
+	// kind and the class (indep.Trace.Ending) of every execution that ends
+	// in a bug.
 	OnComplete func(class uint64)
 	OnTrace    func(trace uint64)
+	OnBug      func(kind engine.BugKind, class uint64)
 }
 
 // point is a scheduling point: the choices to explore and the one taken.
@@ -174,6 +177,13 @@ func (e *Engine) advance(ev *indep.Event) {
 
 // End implements engine.Engine.
 func (e *Engine) End(_ *engine.Exec, end engine.Ending) {
+	if end.Kind == engine.Buggy && e.OnBug != nil {
+		var t indep.Trace
+		for _, ev := range e.evs {
+			t.Add(ev)
+		}
+		e.OnBug(end.Bug.Kind, t.Ending(end.Bug.Kind, end.Bug.G))
+	}
 	if end.Kind != engine.Completed {
 		return
 	}

@@ -96,6 +96,26 @@
 // and all the waits of the unfolding. qpor tells, as an engine.Awaiter,
 // a wait that spins forever.
 //
+// # Bug endings
+//
+// The executions that end in a bug have classes of their own (package
+// indep, Trace.Ending): a deadlock or a leak is a maximal configuration
+// where some goroutine waits forever, which qpor, as Alg. 1, reaches
+// exactly once; a failure (an assertion, a panic, a race, a misuse) is
+// the local configuration of the failing event, which dfs reaches in
+// every interleaving that performs it first, and qpor at least once, not
+// exactly once. Going on past a bug, qpor explores maximal configurations,
+// and every one that contains the failing event contains its local
+// configuration: a goroutine that fails while two others store to one
+// location is in both orders of the stores, two executions of one
+// failure. Reaching it once would take stopping at it,
+// which leaves non-maximal configurations, and pruning the configurations
+// that contain it, which are where the events concurrent with it, and
+// their own bugs and traces, are found: no event tells, when the failure
+// happens, that nothing after it is left to find. Each execution is still
+// a maximal configuration reached once, so the failures reached more than
+// once are what the traces around them cost, not redundant work.
+//
 // # Channels
 //
 // Channel operations are the steps of package chans, under indep's

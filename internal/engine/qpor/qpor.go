@@ -109,9 +109,25 @@ type Engine struct {
 	trailAwaits []*node
 	// OnComplete, when set, is called with the equivalence class (package
 	// class) of every execution that ends with every goroutine returned;
-	// OnTrace with its Mazurkiewicz trace (indep.Trace).
+	// OnTrace with its Mazurkiewicz trace (indep.Trace); OnBug with the
+	// kind and the class (indep.Trace.Ending) of every bug that ends an
+	// execution or, going on past bugs (engine.Continuer), of every bug
+	// that can be the first of an execution, once per execution that
+	// reaches it (see the package documentation: one bug is in many
+	// maximal configurations).
 	OnComplete func(class uint64)
 	OnTrace    func(trace uint64)
+	OnBug      func(kind engine.BugKind, class uint64)
+	// OnMaximal, when set, is called with the trace of every execution
+	// that is not dropped, however it ends: each is a maximal
+	// configuration, which Alg. 1 reaches once, those with bugs included
+	// when the execution goes on past them (engine.Continuer).
+	OnMaximal func(trace uint64)
+	// faulted says that the running execution went on past a bug, whose
+	// Fault reported it; failed is the kind of the bug of the last
+	// operation found failing (a race or a misuse).
+	faulted bool
+	failed  engine.BugKind
 }
 
 type level struct {
@@ -146,6 +162,7 @@ func (e *Engine) Begin(x *engine.Exec) bool {
 	clear(e.objs)
 	e.chanObj = map[chans.ID]int32{}
 	e.local = e.local[:0]
+	e.faulted = false
 	return true
 }
 
@@ -465,6 +482,7 @@ func (e *Engine) perform(x *engine.Exec, n *node) engine.Decision {
 	}
 	if b != nil {
 		n.bug = true
+		e.failed = b.Kind
 		if b.Kind == engine.DataRace && x.Continue {
 			return engine.Decision{Verdict: engine.Run, Choice: n.choice(), Bug: b}
 		}
@@ -476,6 +494,13 @@ func (e *Engine) perform(x *engine.Exec, n *node) engine.Decision {
 // End implements engine.Engine.
 func (e *Engine) End(x *engine.Exec, end engine.Ending) {
 	e.extend(x)
+	if e.OnMaximal != nil && end.Kind != engine.Dropped {
+		e.OnMaximal(e.trace().Hash())
+	}
+	if end.Kind == engine.Buggy && e.OnBug != nil && !e.faulted {
+		t := e.trace()
+		e.OnBug(end.Bug.Kind, t.Ending(end.Bug.Kind, end.Bug.G))
+	}
 	if end.Kind != engine.Completed {
 		return
 	}
@@ -483,16 +508,22 @@ func (e *Engine) End(x *engine.Exec, end engine.Ending) {
 		e.OnComplete(e.m.Class())
 	}
 	if e.OnTrace != nil {
-		var t indep.Trace
-		for _, lv := range e.levels[:e.depth] {
-			ev := lv.ev.ev
-			if ev.Obj >= 0 {
-				ev.Obj = e.u.find(ev.Obj)
-			}
-			t.Add(ev)
-		}
+		t := e.trace()
 		e.OnTrace(t.Hash())
 	}
+}
+
+// trace returns the trace of the running execution's events so far.
+func (e *Engine) trace() *indep.Trace {
+	var t indep.Trace
+	for _, lv := range e.levels[:e.depth] {
+		ev := lv.ev.ev
+		if ev.Obj >= 0 {
+			ev.Obj = e.u.find(ev.Obj)
+		}
+		t.Add(ev)
+	}
+	return &t
 }
 
 // Fault implements engine.Continuer: the schedule is the trail restricted
@@ -511,6 +542,20 @@ func (e *Engine) Fault(_ *engine.Exec, g int32, _ *engine.Choice, also []engine.
 			sched = append(sched, lv.ev.choice())
 			first = first && (!lv.ev.bug || lv.ev == b)
 		}
+	}
+	e.faulted = true
+	if first && e.OnBug != nil {
+		// The step in which a goroutine fails names the kind; any other
+		// failing operation is the race or misuse perform saw.
+		kind := e.failed
+		switch lab := &e.levels[b.pos].lab; {
+		case len(also) > 0:
+			kind = engine.DataRace
+		case lab.Kind == event.Fail:
+			kind = engine.BugKind(lab.Arg)
+		}
+		t := e.trace()
+		e.OnBug(kind, t.Ending(kind, g))
 	}
 	return sched, first
 }

@@ -34,14 +34,19 @@
 // another operation on that channel, which the offer gives one more
 // outcome (taking it) while the outcomes it had stay (see package chans).
 //
-// Waiting channel operations need three more. A race of n with an event k
+// Waiting channel operations need four more. A race of n with an event k
 // hides the races of n with the events ordered before n through k only
 // when n is known to be performable in k's place: a send on a full buffer
 // races with the receive that made room, but it is the earlier send that
 // filled the buffer that it can be reversed with. An operation that could
-// make a case of a taken offer ready (a close, a buffered value or room)
-// races with the operation that took the offer: before it, the offering
-// goroutine could have completed on its own. And a sleep-set blocked
+// make a case of a taken offer ready (a close, a buffered value or room,
+// an offer on an unbuffered channel) races with the operation that took
+// the offer: before it, the offering goroutine could have completed on
+// its own. The operation that takes an offer is explored with each other
+// goroutine that could take it there in its place: the rival's next event
+// may take another offer that only this taker made possible, after it,
+// and the offering goroutine's next, its handed wait, depends on the
+// taker only, so that no race shows the rival. And a sleep-set blocked
 // execution analyses its waiting operations as one that ends does: the
 // sleep set may be what kept them waiting.
 //
@@ -90,9 +95,13 @@ type Engine struct {
 	rel Refinement
 	// OnComplete, when set, is called with the equivalence class (package
 	// class) of every execution that ends with every goroutine returned;
-	// OnTrace with its Mazurkiewicz trace (indep.Trace).
+	// OnTrace with its Mazurkiewicz trace (indep.Trace); OnBug with the
+	// kind and the class (indep.Trace.Ending) of every execution that ends
+	// in a bug. Both are of the relation the engine explores by: a
+	// refined engine's are coarser than indep's.
 	OnComplete func(class uint64)
 	OnTrace    func(trace uint64)
+	OnBug      func(kind engine.BugKind, class uint64)
 }
 
 // letter is a choice with its event: what sleeps in a sleep set.
@@ -135,33 +144,13 @@ type point struct {
 	barrier bool
 }
 
-// A Refinement is a relation finer than indep's: it finds that some pairs
-// of events that indep calls dependent commute all the same. The engine
-// explores by it: such pairs are no races, a letter sleeps on across them,
-// and they do not order events (happens-before). Package cdpor's
-// conditional independence is one.
-//
-// For the exploration to stay sound the refinement must be a valid
-// independence relation over the events as performed (with their outcomes
-// and what it noted of them): two events it lets commute must commute from
-// every state where both are enabled, neither enabling nor disabling the
-// other, both orders reaching the same state with the same results.
-type Refinement interface {
-	// Reset starts a new execution.
-	Reset()
-	// Note returns what the refinement keeps of the event ev of
-	// goroutine ev.G's pending operation l, in the state the execution has
-	// reached; its object holds pre.
-	Note(ev *indep.Event, l *event.Label, pre event.Value) Note
-	// Performed reports that ev.G performed the event ev of operation l.
-	Performed(ev *indep.Event, l *event.Label)
-	// Commute reports whether the events a and b of two goroutines, which
-	// indep finds dependent, commute, given their notes.
-	Commute(a, b *indep.Event, na, nb Note) bool
-}
+// Refinement is a relation finer than indep's, which the engine explores
+// by (see indep.Refinement); package cdpor's conditional independence is
+// one.
+type Refinement = indep.Refinement
 
 // Note is what a Refinement keeps of an event; the engine only stores it.
-type Note struct{ A, B uint64 }
+type Note = indep.Note
 
 // New returns an sdpor engine.
 func New(c engine.Config) engine.Engine { return NewRefined(c, nil) }
@@ -296,6 +285,7 @@ func (e *Engine) Step(x *engine.Exec) engine.Decision {
 		p.rank = g.Steps
 		p.clock, p.barrier = e.clockOf(&p.ev, p.clock[:0])
 		e.races(&p.ev, &g.Pending, e.depth, p.clock)
+		e.rivalTakers(p)
 	}
 	e.hb.add(e.depth, &p.ev.Event, p.clock)
 	if e.rel != nil {
@@ -618,13 +608,15 @@ func (e *Engine) surelyBefore(k int, n *ev, l *event.Label) bool {
 
 // takenOffers reverses the races that n has with the takers of offers it
 // would have let complete on their own: an operation on a channel of a
-// waiting goroutine's offer (a close, a buffered value or room) may make
-// one of its cases ready, so that, had n come before the operation that
-// took the offer, the goroutine could have completed without its taker,
-// an event the execution does not have to race with. The taker and n are
-// independent: the race is through the wait they both decide.
+// waiting goroutine's offer (a close, a buffered value or room, or an
+// offer of its own on an unbuffered channel, which the waiting goroutine
+// may take) may make one of its cases ready, so that, had n come before
+// the operation that took the offer, the goroutine could have completed
+// without its taker, an event the execution does not have to race with.
+// The taker and n are independent: the race is through the wait they
+// both decide.
 func (e *Engine) takenOffers(n *ev, j int, past, nc vclock.Clock) {
-	if n.Silent || n.Effect != indep.Write || len(n.Chans) == 0 {
+	if n.Silent && n.With != 0 || n.Effect != indep.Write || len(n.Chans) == 0 {
 		return
 	}
 	for _, o := range e.hb.offers {
@@ -644,6 +636,23 @@ func (e *Engine) takenOffers(n *ev, j int, past, nc vclock.Clock) {
 				e.reverse(a, j, n, nc)
 			}
 			break
+		}
+	}
+}
+
+// rivalTakers explores, at p, the other goroutines that could take the
+// offer that the event of p takes. Each is dependent with the event, but
+// its next event may take another offer that only this one made possible
+// (the offering goroutine's next), which happens after the event, and the
+// offering goroutine's next event, its handed wait, depends on the taker
+// only: no race would show that the rival could have taken it.
+func (e *Engine) rivalTakers(p *point) {
+	if p.ev.Silent || p.ev.With == 0 {
+		return
+	}
+	for _, c := range p.opts {
+		if c.G != p.ev.G && c.With == p.ev.With && !slices.Contains(p.backtrack, c.G) {
+			p.backtrack = append(p.backtrack, c.G)
 		}
 	}
 }
@@ -732,6 +741,9 @@ func (e *Engine) End(x *engine.Exec, end engine.Ending) {
 		}
 		e.pending(x, skip)
 	}
+	if end.Kind == engine.Buggy && e.OnBug != nil {
+		e.OnBug(end.Bug.Kind, e.trace().Ending(end.Bug.Kind, end.Bug.G))
+	}
 	if end.Kind != engine.Completed {
 		return
 	}
@@ -739,12 +751,21 @@ func (e *Engine) End(x *engine.Exec, end engine.Ending) {
 		e.OnComplete(e.m.Class())
 	}
 	if e.OnTrace != nil {
-		var t indep.Trace
-		for i := range e.depth {
-			t.Add(e.stack[i].ev.Event)
-		}
-		e.OnTrace(t.Hash())
+		e.OnTrace(e.trace().Hash())
 	}
+}
+
+// trace returns the trace of the running execution's events, under the
+// relation the engine explores by.
+func (e *Engine) trace() *indep.Trace {
+	var t indep.Trace
+	if e.rel != nil {
+		t.Refine(e.rel)
+	}
+	for i := range e.depth {
+		t.AddNoted(e.stack[i].ev.Event, e.stack[i].ev.note)
+	}
+	return &t
 }
 
 // Spins implements engine.Awaiter.
