@@ -267,7 +267,7 @@ func (d *driver) begin() bool {
 	x.exec.Last = -1
 	x.gs = x.gs[:0]
 	x.sched = x.sched[:0]
-	x.cur, x.next, x.resumer, x.failed = nil, nil, nil, nil
+	x.cur, x.next, x.failed = nil, nil, nil
 	x.over, x.aborting = false, false
 	x.faulted = nil
 	clear(x.exhausted)

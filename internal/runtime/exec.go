@@ -23,7 +23,6 @@ type execution struct {
 	cur      *goroutine   // the goroutine holding the turn
 	curID    atomic.Int64 // the Go id of cur's worker, for the watchdog
 	next     *goroutine   // the goroutine the driver resumes next
-	resumer  *goroutine   // resumes after a new goroutine's discovery
 	sched    []engine.Choice
 	failed   *engine.Choice // the operation that is the bug, if any
 	tracer   *tracer
@@ -171,9 +170,9 @@ func (x *execution) dispatch() *goroutine {
 			if x.tracer != nil {
 				x.tracer.spawn(c, h.pos)
 			}
-			c.discovering = true
-			x.resumer = h
-			return c
+			if !x.discover(c) {
+				return nil
+			}
 		}
 		return h
 	case engine.Stop:
@@ -197,6 +196,26 @@ func (x *execution) dispatch() *goroutine {
 		x.end(engine.Ending{Kind: engine.Dropped})
 	}
 	return nil
+}
+
+// discover runs c, just spawned, to its first operation, so that the
+// engine knows it. The goroutine holding the turn resumes c's worker
+// itself, and c's first operation hands the turn straight back to it: a
+// round trip through the driver would be two more coroutine switches for
+// every spawn. It reports false when the execution is over (c hit an
+// internal error): the caller must then park.
+func (x *execution) discover(c *goroutine) bool {
+	cur, id := x.cur, x.curID.Load()
+	c.discovering = true
+	x.cur = c
+	x.curID.Store(c.w.id)
+	c.w.resume()
+	if c.exited {
+		x.d.retire(c)
+	}
+	x.cur = cur
+	x.curID.Store(id)
+	return !x.over && !x.d.abandoned.Load()
 }
 
 // replay performs g's pending load or store (op tells them from the rest)
