@@ -254,7 +254,9 @@ func (d *driver) begin() bool {
 	x := d.x
 	if x == nil {
 		x = &execution{d: d, eng: d.cfg.Engine, maxSteps: int32(min(d.cfg.MaxSteps, 1<<30))}
-		x.replayer, _ = x.eng.(engine.Replayer)
+		if !d.cfg.Trace {
+			x.replayer, _ = x.eng.(engine.Replayer)
+		}
 		d.x = x
 	}
 	if d.vars != nil {

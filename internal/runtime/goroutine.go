@@ -246,7 +246,7 @@ func (g *goroutine) op(lab *event.Label) *event.Result {
 		// Back to the spawner, which resumed it (see discover).
 		g.discovering = false
 		g.park()
-	} else if (lab.Kind == event.Load || lab.Kind == event.Store) && x.exec.Last == g.ID && x.replay(g) {
+	} else if x.exec.Last == g.ID && x.replay(g) {
 		// g goes on.
 	} else if h := x.dispatch(); h != g {
 		x.next = h
