@@ -311,6 +311,55 @@ func TestAcyclicOps(t *testing.T) {
 	}
 }
 
+// TestAcyclicRead checks AcyclicRead against a search along opSuccsBy's
+// edges, for every read that is the last event of its goroutine in random
+// graphs that are acyclic without it (its precondition).
+func TestAcyclicRead(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	checked, cycles := 0, 0
+	for n := range 20000 {
+		g := randomGraph(rng, n%40)
+		for _, r := range g.Order {
+			evs := g.Threads[r.T].Events
+			if ev := g.Ev(r); ev.Kind != Read || int(r.I) != len(evs)-1 || !acyclicWithout(g, r) {
+				continue
+			}
+			got, want := g.AcyclicRead(r), !opOnCycle(g, g.Leader(r))
+			if got != want {
+				t.Fatalf("AcyclicRead(%v) = %v, want %v\n%v", r, got, want, g)
+			}
+			if ev := g.Ev(r); !ev.Cont && !ev.Joins && g.CoIndex(ev.Loc, ev.RF)+1 < len(g.Locs[ev.Loc].Co) {
+				checked++ // a search, not Acyclic's nor a shortcut
+				if !got {
+					cycles++
+				}
+			}
+		}
+	}
+	if checked < 500 || cycles < 100 || checked-cycles < 100 {
+		t.Fatalf("%d searches, %d cycles", checked, cycles)
+	}
+}
+
+// acyclicWithout reports whether no cycle of opSuccsBy's edges avoids the
+// operation of r.
+func acyclicWithout(g *Graph, r Pos) bool {
+	lr := g.Leader(r)
+	succ := func(q Pos, yield func(Pos)) {
+		g.opSuccsBy(q, all, g.CoIndex, nil, func(s Pos) {
+			if s != lr {
+				yield(s)
+			}
+		})
+	}
+	for _, p := range g.Order {
+		if p = g.Leader(p); p != lr && onCycleOf(p, succ) {
+			return false
+		}
+	}
+	return true
+}
+
 // randomGraph builds a random graph from up to 10+n pairs of random bytes
 // (see buildAll).
 func randomGraph(rng *rand.Rand, n int) *Graph {

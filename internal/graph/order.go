@@ -133,6 +133,114 @@ func (g *Graph) Acyclic(p Pos) bool {
 	return !cycle
 }
 
+// AcyclicRead is Acyclic for r, a read whose reads-from edge just changed
+// in a graph that was consistent, when r is the last event of its
+// goroutine and an operation of its own: what a forward revisit makes of
+// the graph it cuts back to r.
+//
+// Such a read has one edge out, the from-read edge to the write s right
+// after the one it reads, and edges in from that write and from pred, the
+// event before it (its program-order predecessor, or the spawn of its
+// goroutine). s cannot reach the write r reads, which comes before it in
+// coherence: there is a cycle if and only if s reaches pred. The search
+// goes back from pred: it stops at an operation porf-before s, which s
+// reaches only through a cycle of the graph without r, and finds the cycle
+// as soon as it meets an operation that s is porf-before. Searching
+// forward from s instead prunes little: what comes after s has mostly not
+// seen pred.
+func (g *Graph) AcyclicRead(r Pos) bool {
+	evs := g.Threads[r.T].Events
+	ev := &evs[r.I]
+	if ev.Kind != Read || ev.Cont || ev.Joins || int(r.I) != len(evs)-1 {
+		return g.Acyclic(r)
+	}
+	co := g.Locs[ev.Loc].Co
+	k := g.CoIndex(ev.Loc, ev.RF) + 1
+	if k >= len(co) {
+		return true // it reads the latest write: no edge leaves it
+	}
+	s := co[k]
+	pred := g.Threads[r.T].Spawn
+	if r.I > 0 {
+		pred = Pos{T: r.T, I: r.I - 1}
+	}
+	if pred.IsInit() {
+		return true // only the write it reads comes before it
+	}
+	after := g.Ev(s).View
+	seen := g.seen[:0]
+	if cap(seen) < len(g.Order) {
+		seen = make([]bool, len(g.Order), 2*len(g.Order))
+	} else {
+		seen = seen[:len(g.Order)]
+		clear(seen)
+	}
+	c := cycleSearch{g: g, p: g.Leader(s), seen: seen, stack: g.stack[:0]}
+	cycle := c.pushOp(g.Leader(pred))
+	for len(c.stack) > 0 && !cycle {
+		q := c.stack[len(c.stack)-1]
+		c.stack = c.stack[:len(c.stack)-1]
+		if InView(g.Ev(q).View, s) {
+			cycle = true
+			break
+		}
+		if InView(after, q) {
+			continue
+		}
+		cycle = c.expandBack(q)
+	}
+	g.seen, g.stack = c.seen, c.stack
+	return !cycle
+}
+
+// expandBack pushes the operations that must come before the operation
+// whose first event is q, and reports whether p is one of them.
+func (c *cycleSearch) expandBack(q Pos) bool {
+	g := c.g
+	evs := g.Threads[q.T].Events
+	end := g.OpEnd(q)
+	if q.I > 0 {
+		if c.pushOp(g.Leader(Pos{T: q.T, I: q.I - 1})) {
+			return true
+		}
+	} else if sp := g.Threads[q.T].Spawn; !sp.IsInit() && c.pushOp(g.Leader(sp)) {
+		return true
+	}
+	for i := q.I; i < end; i++ {
+		ev := &evs[i]
+		switch ev.Kind {
+		case Read, Join:
+			if !ev.RF.IsInit() && c.push(q, end, ev.RF) {
+				return true
+			}
+		case Write:
+			// The write before it in coherence, and the reads of that
+			// write (from-read edges).
+			pw := Init
+			if k := g.CoIndex(ev.Loc, Pos{T: q.T, I: i}); k > 0 {
+				pw = g.Locs[ev.Loc].Co[k-1]
+				if c.push(q, end, pw) {
+					return true
+				}
+			}
+			if reads := g.Locs[ev.Loc].Reads; len(reads) <= scanned {
+				for _, r := range reads {
+					if e := g.Ev(r); e.RF == pw && !e.Joins && c.push(q, end, r) {
+						return true
+					}
+				}
+			} else {
+				for _, r := range g.ReadsOf(ev.Loc, pw) {
+					if !g.Ev(r).Joins && c.push(q, end, r) {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
+}
+
 // cycleSearch is the state of Acyclic's search from the operation p.
 type cycleSearch struct {
 	g     *Graph

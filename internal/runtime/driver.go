@@ -254,7 +254,9 @@ func (d *driver) begin() bool {
 	x := d.x
 	if x == nil {
 		x = &execution{d: d, eng: d.cfg.Engine, maxSteps: int32(min(d.cfg.MaxSteps, 1<<30))}
-		x.replayer, _ = x.eng.(engine.Replayer)
+		if !d.cfg.Trace {
+			x.replayer, _ = x.eng.(engine.Replayer)
+		}
 		d.x = x
 	}
 	if d.vars != nil {
@@ -267,7 +269,7 @@ func (d *driver) begin() bool {
 	x.exec.Last = -1
 	x.gs = x.gs[:0]
 	x.sched = x.sched[:0]
-	x.cur, x.next, x.resumer, x.failed = nil, nil, nil, nil
+	x.cur, x.next, x.failed = nil, nil, nil
 	x.over, x.aborting = false, false
 	x.faulted = nil
 	clear(x.exhausted)

@@ -14,16 +14,17 @@ import (
 
 // execution is the state of one run of the body.
 type execution struct {
-	d        *driver
-	epoch    uint64
-	eng      engine.Engine
-	replayer engine.Replayer // eng, if it replays operations without a Step
+	d     *driver
+	epoch uint64
+	eng   engine.Engine
+	// replayer is eng, if it replays operations without a Step, unless
+	// the executions are traced: a trace records every step.
+	replayer engine.Replayer
 	exec     engine.Exec
 	gs       []*goroutine // by id
 	cur      *goroutine   // the goroutine holding the turn
 	curID    atomic.Int64 // the Go id of cur's worker, for the watchdog
 	next     *goroutine   // the goroutine the driver resumes next
-	resumer  *goroutine   // resumes after a new goroutine's discovery
 	sched    []engine.Choice
 	failed   *engine.Choice // the operation that is the bug, if any
 	tracer   *tracer
@@ -164,16 +165,8 @@ func (x *execution) dispatch() *goroutine {
 		if d.Bug != nil {
 			x.report(d.Bug, nil)
 		}
-		if h.Pending.Kind == event.Spawn {
-			h.spawnSteps = append(h.spawnSteps, h.Steps)
-			c := x.newGoroutine(h.Pending.Arg, h.ID, h.spawnFn)
-			h.spawnFn = nil
-			if x.tracer != nil {
-				x.tracer.spawn(c, h.pos)
-			}
-			c.discovering = true
-			x.resumer = h
-			return c
+		if h.Pending.Kind == event.Spawn && !x.spawn(h, h.Pending.Arg) {
+			return nil
 		}
 		return h
 	case engine.Stop:
@@ -199,14 +192,45 @@ func (x *execution) dispatch() *goroutine {
 	return nil
 }
 
-// replay performs g's pending load or store (op tells them from the rest)
-// without a Step when the engine can (engine.Replayer), g having performed
-// the previous operation, and does what dispatch does for it. It reports
-// false when the operation needs dispatch: the engine's Step, or
-// dispatch's own checks (the tracer, the step limit, a look at the clock,
-// a stray goroutine).
+// spawn adds goroutine id, which h's spawn, just performed, starts. It
+// reports false when the execution is over (see discover).
+func (x *execution) spawn(h *goroutine, id int32) bool {
+	h.spawnSteps = append(h.spawnSteps, h.Steps)
+	c := x.newGoroutine(id, h.ID, h.spawnFn)
+	h.spawnFn = nil
+	if x.tracer != nil {
+		x.tracer.spawn(c, h.pos)
+	}
+	return x.discover(c)
+}
+
+// discover runs c, just spawned, to its first operation, so that the
+// engine knows it. The goroutine holding the turn resumes c's worker
+// itself, and c's first operation hands the turn straight back to it: a
+// round trip through the driver would be two more coroutine switches for
+// every spawn. It reports false when the execution is over (c hit an
+// internal error): the caller must then park.
+func (x *execution) discover(c *goroutine) bool {
+	cur, id := x.cur, x.curID.Load()
+	c.discovering = true
+	x.cur = c
+	x.curID.Store(c.w.id)
+	c.w.resume()
+	if c.exited {
+		x.d.retire(c)
+	}
+	x.cur = cur
+	x.curID.Store(id)
+	return !x.over && !x.d.abandoned.Load()
+}
+
+// replay performs g's pending operation without a Step when the engine can
+// (engine.Replayer), g having performed the previous operation, and does
+// what dispatch does for it. It reports false when the operation needs
+// dispatch: the engine's Step, or dispatch's own checks (the step limit, a
+// look at the clock, a stray goroutine).
 func (x *execution) replay(g *goroutine) bool {
-	if x.replayer == nil || x.tracer != nil || g.Steps >= x.maxSteps || (len(x.sched)+1)%longEvery == 0 || x.d.stray.Load() != nil {
+	if x.replayer == nil || g.Steps >= x.maxSteps || (len(x.sched)+1)%longEvery == 0 || x.d.stray.Load() != nil {
 		return false
 	}
 	if !x.replayer.Replay(&x.exec, &g.Goroutine) {
@@ -214,6 +238,9 @@ func (x *execution) replay(g *goroutine) bool {
 	}
 	x.sched = append(x.sched, engine.Choice{G: g.ID})
 	g.Steps++
+	if g.Pending.Kind == event.Spawn && !x.spawn(g, g.Pending.Arg) {
+		g.park() // the execution is over: the driver unwinds g
+	}
 	return true
 }
 

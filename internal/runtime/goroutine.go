@@ -62,7 +62,7 @@ type goroutine struct {
 	spawnFn     func()  // the function of the child being spawned
 	children    int32   // goroutines spawned so far
 	vars        int32   // symbolic variables created so far
-	discovering bool    // runs until its first operation, then hands back
+	discovering bool    // runs until its first operation, then hands back to its spawner
 	returned    bool    // its function returned
 	finished    bool    // performed its End
 	exited      bool    // its function is over (returned, panicked, aborted)
@@ -243,11 +243,10 @@ func (g *goroutine) op(lab *event.Label) *event.Result {
 		g.pos = callerPos()
 	}
 	if g.discovering {
+		// Back to the spawner, which resumed it (see discover).
 		g.discovering = false
-		x.next = x.resumer
-		x.resumer = nil
 		g.park()
-	} else if (lab.Kind == event.Load || lab.Kind == event.Store) && x.exec.Last == g.ID && x.replay(g) {
+	} else if x.exec.Last == g.ID && x.replay(g) {
 		// g goes on.
 	} else if h := x.dispatch(); h != g {
 		x.next = h

@@ -131,6 +131,9 @@ type Engine struct {
 	OnComplete func(class uint64)
 
 	buf []graph.Pos
+	// g is the top frame's graph, which runs: frames change between runs
+	// only.
+	g *graph.Graph
 }
 
 // New returns a condpor engine.
@@ -193,6 +196,7 @@ func (e *Engine) verify(it item) {
 func (e *Engine) reset(x *engine.Exec) {
 	x.Model = &e.top().model
 	g := e.top().g
+	e.g = g
 	e.cursor = e.cursor[:0]
 	for range g.Threads {
 		e.cursor = append(e.cursor, 0)
@@ -430,24 +434,24 @@ func (e *Engine) replay(x *engine.Exec) engine.Decision {
 	return engine.Ran(engine.Choice{G: t, Alt: ev.Outcome})
 }
 
-// Replay implements engine.Replayer for the plain loads and stores of the
-// graph, most of what a run replays: replay would pick goroutine gr again
+// Replay implements engine.Replayer for the events of the graph that
+// need no choice and no check, most of what a run replays: plain loads and
+// stores, spawns, joins and returns. replay would pick goroutine gr again
 // (x.Last, replayable) and perform them as it does here.
 func (e *Engine) Replay(x *engine.Exec, gr *engine.Goroutine) bool {
-	if e.remaining == 0 {
+	if e.remaining == 0 || gr.Status != engine.Ready {
 		return false
 	}
-	g := e.top().g
+	g := e.g
 	t := gr.ID
-	if int(t) >= len(g.Threads) || gr.Status != engine.Ready {
+	if int(t) >= len(g.Threads) {
 		return false
 	}
-	p := graph.Pos{T: t, I: e.cursor[t]}
-	evs := g.Threads[t].Events
-	if int(p.I) >= len(evs) {
+	evs, i := g.Threads[t].Events, e.cursor[t]
+	if int(i) >= len(evs) {
 		return false
 	}
-	ev := &evs[p.I]
+	ev := &evs[i]
 	switch ev.Kind {
 	case graph.Read:
 		if ev.Lab.Kind != event.Load || ev.Recheck || !e.executed(ev.RF) {
@@ -457,6 +461,11 @@ func (e *Engine) Replay(x *engine.Exec, gr *engine.Goroutine) bool {
 		if ev.Lab.Kind != event.Store {
 			return false
 		}
+	case graph.Join:
+		if !e.executed(ev.RF) {
+			return false
+		}
+	case graph.Spawn, graph.End:
 	default:
 		return false
 	}
@@ -465,13 +474,17 @@ func (e *Engine) Replay(x *engine.Exec, gr *engine.Goroutine) bool {
 	}
 	e.cursor[t]++
 	e.remaining--
-	if ev.Kind == graph.Read {
-		gr.Result = event.Result{V: g.ReadValue(p), From: -1}
-	} else {
+	switch ev.Kind {
+	case graph.Read:
+		gr.Result = event.Result{V: g.ReadValue(graph.Pos{T: t, I: i}), From: -1}
+		return true
+	case graph.Write:
 		ev.Lab = gr.Pending
 		ev.Val = storedValue(&ev.Lab)
-		gr.Result = event.Result{From: -1}
+	case graph.End:
+		gr.Status = engine.Ended
 	}
+	gr.Result = event.Result{From: -1}
 	return true
 }
 

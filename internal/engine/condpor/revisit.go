@@ -255,7 +255,7 @@ func (e *Engine) apply(f *frame, it item) bool {
 		ev := g.Ev(r)
 		g.SetRF(r, w, syncOf(ev))
 		ev.AddedMax = false
-		if !g.Acyclic(r) {
+		if !g.AcyclicRead(r) {
 			return false
 		}
 		return e.complete(f, r, true)
