@@ -115,13 +115,7 @@ func (g *Graph) opSuccsBy(p Pos, in func(Pos) bool, coIndex func(int32, Pos) int
 // instructions of a run of fib_bench.
 func (g *Graph) Acyclic(p Pos) bool {
 	p = g.Leader(p)
-	seen := g.seen[:0]
-	if cap(seen) < len(g.Order) {
-		seen = make([]bool, len(g.Order), 2*len(g.Order))
-	} else {
-		seen = seen[:len(g.Order)]
-		clear(seen)
-	}
+	seen := g.clearSeen()
 	c := cycleSearch{g: g, p: p, seen: seen, stack: append(g.stack[:0], p)}
 	cycle := false
 	for len(c.stack) > 0 && !cycle {
@@ -131,6 +125,17 @@ func (g *Graph) Acyclic(p Pos) bool {
 	}
 	g.seen, g.stack = c.seen, c.stack
 	return !cycle
+}
+
+// clearSeen returns the cycle searches' marks, one per event, all false,
+// in the buffer the graph keeps for them.
+func (g *Graph) clearSeen() []bool {
+	if cap(g.seen) < len(g.Order) {
+		return make([]bool, len(g.Order), 2*len(g.Order))
+	}
+	seen := g.seen[:len(g.Order)]
+	clear(seen)
+	return seen
 }
 
 // AcyclicRead is Acyclic for r, a read whose reads-from edge just changed
@@ -168,13 +173,7 @@ func (g *Graph) AcyclicRead(r Pos) bool {
 		return true // only the write it reads comes before it
 	}
 	after := g.Ev(s).View
-	seen := g.seen[:0]
-	if cap(seen) < len(g.Order) {
-		seen = make([]bool, len(g.Order), 2*len(g.Order))
-	} else {
-		seen = seen[:len(g.Order)]
-		clear(seen)
-	}
+	seen := g.clearSeen()
 	c := cycleSearch{g: g, p: g.Leader(s), seen: seen, stack: g.stack[:0]}
 	cycle := c.pushOp(g.Leader(pred))
 	for len(c.stack) > 0 && !cycle {
