@@ -315,7 +315,7 @@ func explore(body func(), limit int, mk func(*concolic.Config, func(uint64)) eng
 	conc := &concolic.Config{Table: isym.NewTable(), Solver: solver}
 	x := &explored{classes: map[uint64]int{}, bugs: progtest.BugEndings{}, maximal: map[uint64]int{}}
 	eng := mk(conc, func(c uint64) { x.classes[c]++ })
-	observe(eng, x)
+	progtest.Observe(eng, x.bugs, x.maximal)
 	rep := runtime.Run(body, runtime.Config{Engine: eng, Concolic: conc, MaxExecutions: limit, AllBugs: true})
 	if rep.Internal != "" {
 		return nil, fmt.Errorf("%s", rep.Internal)

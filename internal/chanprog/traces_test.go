@@ -9,7 +9,6 @@ import (
 	"weft.dev/weft/internal/engine/cdpor"
 	"weft.dev/weft/internal/engine/dfs"
 	"weft.dev/weft/internal/engine/mpor"
-	"weft.dev/weft/internal/engine/qpor"
 	"weft.dev/weft/internal/engine/sdpor"
 	"weft.dev/weft/internal/indep"
 	"weft.dev/weft/internal/progtest"
@@ -167,20 +166,4 @@ func dfsTraces(conc *concolic.Config, on func(uint64)) engine.Engine {
 	d := dfs.New(engine.Config{Concolic: conc}).(*dfs.Engine)
 	d.OnTrace = on
 	return d
-}
-
-// observe has eng count its bug endings, if it reports them, and qpor its
-// maximal configurations, in x.
-func observe(eng engine.Engine, x *explored) {
-	switch e := eng.(type) {
-	case *dfs.Engine:
-		e.OnBug = x.bugs.Add
-	case *sdpor.Engine:
-		e.OnBug = x.bugs.Add
-	case *mpor.Engine:
-		e.OnBug = x.bugs.Add
-	case *qpor.Engine:
-		e.OnBug = x.bugs.Add
-		e.OnMaximal = func(h uint64) { x.maximal[h]++ }
-	}
 }

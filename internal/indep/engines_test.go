@@ -14,7 +14,6 @@ import (
 	"weft.dev/weft/internal/engine/condpor"
 	"weft.dev/weft/internal/engine/dfs"
 	"weft.dev/weft/internal/engine/mpor"
-	"weft.dev/weft/internal/engine/qpor"
 	"weft.dev/weft/internal/engine/sdpor"
 	"weft.dev/weft/internal/progtest"
 	"weft.dev/weft/internal/runtime"
@@ -50,7 +49,7 @@ func explore(body func(), limit int, mk func(*concolic.Config, func(uint64), fun
 	conc := &concolic.Config{Table: isym.NewTable(), Solver: solver}
 	x := explored{traces: map[uint64]int{}, classes: map[uint64]int{}, bugs: progtest.BugEndings{}, maximal: map[uint64]int{}, kinds: map[engine.BugKind]bool{}}
 	eng := mk(conc, func(h uint64) { x.traces[h]++ }, func(h uint64) { x.classes[h]++ })
-	observe(eng, &x)
+	progtest.Observe(eng, x.bugs, x.maximal)
 	rep := runtime.Run(body, runtime.Config{Engine: eng, Concolic: conc, MaxExecutions: limit, AllBugs: true, MaxSteps: 1000})
 	if rep.Internal != "" {
 		panic(rep.Internal)
@@ -84,22 +83,6 @@ func withCondpor(conc *concolic.Config, _, class func(uint64)) engine.Engine {
 	c := condpor.New(engine.Config{Concolic: conc}).(*condpor.Engine)
 	c.OnComplete = class
 	return c
-}
-
-// observe has eng count its bug endings, and qpor its maximal
-// configurations, in x.
-func observe(eng engine.Engine, x *explored) {
-	switch e := eng.(type) {
-	case *dfs.Engine:
-		e.OnBug = x.bugs.Add
-	case *sdpor.Engine:
-		e.OnBug = x.bugs.Add
-	case *mpor.Engine:
-		e.OnBug = x.bugs.Add
-	case *qpor.Engine:
-		e.OnBug = x.bugs.Add
-		e.OnMaximal = func(h uint64) { x.maximal[h]++ }
-	}
 }
 
 // stats sums what the engines did over the programs compared.

@@ -7,6 +7,10 @@ import (
 	"strings"
 
 	"weft.dev/weft/internal/engine"
+	"weft.dev/weft/internal/engine/dfs"
+	"weft.dev/weft/internal/engine/mpor"
+	"weft.dev/weft/internal/engine/qpor"
+	"weft.dev/weft/internal/engine/sdpor"
 )
 
 // BugClass is a class of executions that end in a bug: the bug's kind and
@@ -22,6 +26,22 @@ type BugEndings map[BugClass]int
 
 // Add counts an execution that reaches class h of a bug of kind k.
 func (b BugEndings) Add(k engine.BugKind, h uint64) { b[BugClass{k, h}]++ }
+
+// Observe has eng count its bug endings in bugs, if it reports them, and
+// qpor the trace of each of its maximal configurations in maximal.
+func Observe(eng engine.Engine, bugs BugEndings, maximal map[uint64]int) {
+	switch e := eng.(type) {
+	case *dfs.Engine:
+		e.OnBug = bugs.Add
+	case *sdpor.Engine:
+		e.OnBug = bugs.Add
+	case *mpor.Engine:
+		e.OnBug = bugs.Add
+	case *qpor.Engine:
+		e.OnBug = bugs.Add
+		e.OnMaximal = func(h uint64) { maximal[h]++ }
+	}
+}
 
 // Whole reports whether the class of a bug ending of kind k is the whole
 // execution, where every goroutine left waits forever, rather than a
