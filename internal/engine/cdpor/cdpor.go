@@ -7,7 +7,7 @@
 //
 // # What commutes
 //
-// The engine refines indep's relation (sdpor.Refinement) with two
+// The engine refines indep's relation (indep.Refinement) with two
 // independence constraints (ICs):
 //
 //   - Two stores of the same value to one object (built in). From any
@@ -113,7 +113,7 @@ import (
 func New(c engine.Config) engine.Engine { return sdpor.NewRefined(c, &Relation{}) }
 
 // Relation is the conditional independence relation of the engine: the
-// ICs of the package comment, as an sdpor.Refinement.
+// ICs of the package comment, as an indep.Refinement.
 type Relation struct {
 	// sect holds, by goroutine, the key of the declared section it is in,
 	// or 0.
@@ -129,14 +129,14 @@ func sectionKey(obj int32, class uint64) uint64 {
 	return uint64(uint32(obj))<<32 | class&0x7fffffff | 1<<31
 }
 
-// Reset implements sdpor.Refinement.
+// Reset implements indep.Refinement.
 func (r *Relation) Reset() { clear(r.sect) }
 
-// Note implements sdpor.Refinement: A is the key of the declared section
+// Note implements indep.Refinement: A is the key of the declared section
 // the event is part of (a declared Lock starts one), with valued set when
 // B is the value a store writes.
-func (r *Relation) Note(ev *indep.Event, l *event.Label, _ event.Value) sdpor.Note {
-	var n sdpor.Note
+func (r *Relation) Note(ev *indep.Event, l *event.Label, _ event.Value) indep.Note {
+	var n indep.Note
 	if int(ev.G) < len(r.sect) {
 		n.A = r.sect[ev.G]
 	}
@@ -150,7 +150,7 @@ func (r *Relation) Note(ev *indep.Event, l *event.Label, _ event.Value) sdpor.No
 	return n
 }
 
-// Performed implements sdpor.Refinement: a declared Lock enters a section
+// Performed implements indep.Refinement: a declared Lock enters a section
 // (a goroutine already in one stays in it: the inner section is part of
 // the outer), the Unlock of its mutex leaves it.
 func (r *Relation) Performed(ev *indep.Event, l *event.Label) {
@@ -166,8 +166,8 @@ func (r *Relation) Performed(ev *indep.Event, l *event.Label) {
 	}
 }
 
-// Commute implements sdpor.Refinement.
-func (r *Relation) Commute(a, b *indep.Event, na, nb sdpor.Note) bool {
+// Commute implements indep.Refinement.
+func (r *Relation) Commute(a, b *indep.Event, na, nb indep.Note) bool {
 	if a.Kind == event.Store && b.Kind == event.Store && na.A&valued != 0 && nb.A&valued != 0 && na.B == nb.B {
 		return true
 	}

@@ -53,7 +53,7 @@
 // Unlike dfs, the engine does not take silent channel steps at once: a race
 // may need another goroutine to move before one.
 //
-// NewRefined explores by a relation finer than indep's (a Refinement):
+// NewRefined explores by a relation finer than indep's (an indep.Refinement):
 // package cdpor's conditional independence. Happens-before then comes
 // from the events of each object that an event depends on, back to the
 // latest write that every earlier access of the object happens before,
@@ -92,7 +92,7 @@ type Engine struct {
 	// events depend on, so that an event's clock costs a few joins.
 	hb summary
 	// rel refines indep's relation, or is nil.
-	rel Refinement
+	rel indep.Refinement
 	// OnComplete, when set, is called with the equivalence class (package
 	// class) of every execution that ends with every goroutine returned;
 	// OnTrace with its Mazurkiewicz trace (indep.Trace); OnBug with the
@@ -113,7 +113,7 @@ type letter struct {
 // ev is an event with what the refinement noted of it.
 type ev struct {
 	indep.Event
-	note Note
+	note indep.Note
 }
 
 // pending is goroutine g's pending operation.
@@ -144,20 +144,12 @@ type point struct {
 	barrier bool
 }
 
-// Refinement is a relation finer than indep's, which the engine explores
-// by (see indep.Refinement); package cdpor's conditional independence is
-// one.
-type Refinement = indep.Refinement
-
-// Note is what a Refinement keeps of an event; the engine only stores it.
-type Note = indep.Note
-
 // New returns an sdpor engine.
 func New(c engine.Config) engine.Engine { return NewRefined(c, nil) }
 
 // NewRefined returns an sdpor engine that explores by the refinement rel of
 // indep's relation (nil: indep's own).
-func NewRefined(c engine.Config, rel Refinement) *Engine {
+func NewRefined(c engine.Config, rel indep.Refinement) *Engine {
 	e := &Engine{rel: rel}
 	e.m.Sym.Config = c.Concolic
 	return e
