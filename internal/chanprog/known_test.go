@@ -637,9 +637,7 @@ var known = []struct {
 
 // stillOpen names the known mismatches weft still fails.
 var stillOpen = map[string]bool{
-	"leakAfterDefault":   true,
 	"selectBodiesRefill": true,
-	"selectSendOrValue":  true,
 }
 
 // knownMismatches are the programs of TestDifferential on which weft

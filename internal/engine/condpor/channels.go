@@ -958,77 +958,209 @@ func writeCount(g *graph.Graph, loc int32, n int) (graph.Pos, bool) {
 	return co[n], true
 }
 
+// defaultCase is a channel a default reads, for its send cases or its
+// receive cases.
+type defaultCase struct {
+	c    chans.ID
+	send bool
+}
+
+// defaultPair is a point in time of a buffered channel: its send count t
+// and its receive count h (hasT false when no send has that count yet).
+type defaultPair struct {
+	t, h graph.Pos
+	hasT bool
+}
+
+// defaultPoints finds the points in time at which a default may read the
+// buffered channels of its cases.
+type defaultPoints struct {
+	b      *builder
+	closes []graph.Pos // the closes a default before them does not follow
+}
+
+// late reports whether p follows one of the closes.
+func (d *defaultPoints) late(p graph.Pos) bool {
+	if p.IsInit() {
+		return false
+	}
+	v := d.b.g.Ev(p).View
+	return slices.ContainsFunc(d.closes, func(c graph.Pos) bool { return graph.InView(v, c) })
+}
+
+// full returns the latest point at which ci is full that fits accepts.
+func (d *defaultPoints) full(ci *chanInfo, fits func(defaultPair) bool) (defaultPair, bool) {
+	g := d.b.g
+	// The channel is full when the sends the default sees are cap more
+	// than the receives: the latest send count that the receive count
+	// cap fewer went with, neither seeing the next of the other (the
+	// latest send may follow the receive that made room:
+	// bufferedDefaultSendMissed in package chanprog).
+	co := g.Locs[ci.t].Co
+	for i := len(co) - 1; i >= ci.cap; i-- {
+		hw, _ := writeCount(g, ci.h, i-ci.cap)
+		if next, ok := writeCount(g, ci.h, i-ci.cap+1); ok && graph.InView(g.Ev(co[i]).View, next) {
+			continue
+		}
+		if next, ok := writeCount(g, ci.t, i+1); ok && !hw.IsInit() && graph.InView(g.Ev(hw).View, next) {
+			continue
+		}
+		if d.late(co[i]) || d.late(hw) {
+			continue
+		}
+		if p := (defaultPair{t: co[i], h: hw, hasT: true}); fits == nil || fits(p) {
+			return p, true
+		}
+	}
+	return defaultPair{}, false
+}
+
+// empty returns the latest point at which ci is empty that fits accepts,
+// or the make's.
+func (d *defaultPoints) empty(ci *chanInfo, fits func(defaultPair) bool) defaultPair {
+	g := d.b.g
+	// The channel is empty when the receives the default sees are as
+	// many as the sends: a receive whose send count then was its own
+	// (and, before a close, that came before it; with no close, the make
+	// is no bound: defaultBetweenSends in package chanprog).
+	co := g.Locs[ci.h].Co
+	cl := g.Locs[ci.cl].Co
+	closing := cl[len(cl)-1]
+	before := d.b.opt.beforeClose && closed(g, closing)
+	pair := func(i int) defaultPair {
+		t, ok := writeCount(g, ci.t, i)
+		return defaultPair{t: t, h: co[i], hasT: ok}
+	}
+	for i := len(co) - 1; i > 0; i-- {
+		next, ok := writeCount(g, ci.t, i+1)
+		v := g.Ev(co[i]).View
+		if (!ok || !graph.InView(v, next)) && (!before || !graph.InView(v, closing)) {
+			if p := pair(i); fits == nil || fits(p) {
+				return p
+			}
+		}
+	}
+	return pair(0)
+}
+
+// seesPast reports whether the write x sees a write of loc that coherence
+// orders after w.
+func seesPast(g *graph.Graph, x graph.Pos, loc int32, w graph.Pos) bool {
+	if x.IsInit() {
+		return false
+	}
+	co := g.Locs[loc].Co
+	i := slices.Index(co, w)
+	if i < 0 {
+		return false
+	}
+	v := g.Ev(x).View
+	for _, y := range co[i+1:] {
+		if graph.InView(v, y) {
+			return true
+		}
+	}
+	return false
+}
+
+// pairSeesPast reports whether a write of point p sees a write of loc
+// after w.
+func pairSeesPast(g *graph.Graph, p defaultPair, loc int32, w graph.Pos) bool {
+	return seesPast(g, p.h, loc, w) || p.hasT && seesPast(g, p.t, loc, w)
+}
+
+// agrees reports whether the default may read ci at point p after what it
+// has read: neither sees past the other.
+func (d *defaultPoints) agrees(p defaultPair, ci *chanInfo) bool {
+	g := d.b.g
+	for _, r := range d.b.done {
+		if r.p.IsInit() {
+			continue // a dry run: the check of the whole outcome is its caller's
+		}
+		loc := g.Ev(r.p).Loc
+		if pairSeesPast(g, p, loc, r.rf) || seesPast(g, r.rf, ci.h, p.h) || p.hasT && seesPast(g, r.rf, ci.t, p.t) {
+			return false
+		}
+	}
+	return true
+}
+
+// seesPastLater reports whether point p sees past the latest point of a
+// buffered channel of the cases later, not in done, that the default may
+// read: then it reads that channel at no point p does not see past.
+func (d *defaultPoints) seesPastLater(p defaultPair, later []chans.Case, done []defaultCase) bool {
+	g := d.b.g
+	for _, k := range later {
+		ci := d.b.e.info(g, k.Chan)
+		if ci == nil || ci.cap == 0 || slices.Contains(done, defaultCase{k.Chan, k.Send}) {
+			continue
+		}
+		var m defaultPair
+		if k.Send {
+			var ok bool
+			if m, ok = d.full(ci, nil); !ok {
+				continue
+			}
+		} else {
+			m = d.empty(ci, nil)
+		}
+		if pairSeesPast(g, p, ci.h, m.h) || m.hasT && pairSeesPast(g, p, ci.t, m.t) {
+			return true
+		}
+	}
+	return false
+}
+
 func (e *Engine) buildDefault(b *builder, res *chans.Result) bool {
 	g := b.g
-	type seen struct {
-		c    chans.ID
-		send bool
-	}
-	var done []seen
+	var done []defaultCase
 	var counts []int32
+	d := defaultPoints{b: b}
 	// Before what made a case ready, the default reads every channel of
 	// the cases open: the count of a send case it reads must not follow a
 	// close of one of them either (closedOrSendDefaultMissed in package
 	// chanprog). A receive case's, only its own channel's close: bounded
 	// by the others', it may read no state a later send revisits
 	// (defaultRecvOtherClose).
-	var closes []graph.Pos
 	if b.opt.beforeClose {
 		for _, k := range b.o.op.Cases {
 			if ci := e.info(g, k.Chan); ci != nil {
 				if cl := g.Locs[ci.cl].Co; closed(g, cl[len(cl)-1]) {
-					closes = append(closes, cl[len(cl)-1])
+					d.closes = append(d.closes, cl[len(cl)-1])
 				}
 			}
 		}
 	}
-	late := func(p graph.Pos) bool {
-		if p.IsInit() {
-			return false
-		}
-		v := g.Ev(p).View
-		return slices.ContainsFunc(closes, func(c graph.Pos) bool { return graph.InView(v, c) })
-	}
 	// Each channel of the cases is read once, in the order of the cases.
-	for _, k := range b.o.op.Cases {
+	for i, k := range b.o.op.Cases {
 		ci := e.info(g, k.Chan)
 		if ci == nil {
 			continue
 		}
-		first := !slices.ContainsFunc(done, func(s seen) bool { return s.c == k.Chan })
+		first := !slices.ContainsFunc(done, func(s defaultCase) bool { return s.c == k.Chan })
 		if first && !e.open(b, ci, b.opt.beforeClose) {
 			return false
 		}
 		if ci.cap == 0 {
-			done = append(done, seen{k.Chan, k.Send})
+			done = append(done, defaultCase{k.Chan, k.Send})
 			continue
 		}
 		var t, h int
-		if !slices.Contains(done, seen{k.Chan, k.Send}) {
+		if !slices.Contains(done, defaultCase{k.Chan, k.Send}) {
+			// The point in time is the latest at which the channel is
+			// not ready that neither contradicts what the default has
+			// read already nor sees past the latest such point of a
+			// channel it reads next: whichever the cases' order, the
+			// default reads every channel at one point in time when one
+			// exists (leakAfterDefault in package chanprog).
+			fits := func(p defaultPair) bool {
+				return d.agrees(p, ci) && !d.seesPastLater(p, b.o.op.Cases[i+1:], append(done, defaultCase{k.Chan, k.Send}))
+			}
 			if k.Send {
-				// The channel is full when the sends the default sees
-				// are cap more than the receives: the latest send
-				// count that the receive count cap fewer went with,
-				// neither seeing the next of the other (the latest
-				// send may follow the receive that made room:
-				// bufferedDefaultSendMissed in package chanprog).
+				p, ok := d.full(ci, fits)
 				ro := readOpts{free: true}
-				co := g.Locs[ci.t].Co
-				for i := len(co) - 1; i >= ci.cap; i-- {
-					hw, _ := writeCount(g, ci.h, i-ci.cap)
-					if next, ok := writeCount(g, ci.h, i-ci.cap+1); ok && graph.InView(g.Ev(co[i]).View, next) {
-						continue
-					}
-					if next, ok := writeCount(g, ci.t, i+1); ok && !hw.IsInit() && graph.InView(g.Ev(hw).View, next) {
-						continue
-					}
-					if late(co[i]) || late(hw) {
-						continue
-					}
-					if i < len(co)-1 && slices.Contains(e.coherent(g, ci.t, b.base), co[i]) {
-						ro.upTo, ro.hasUpTo = co[i], true
-					}
-					break
+				if ok && p.t != g.CoMax(ci.t) && slices.Contains(e.coherent(g, ci.t, b.base), p.t) {
+					ro.upTo, ro.hasUpTo = p.t, true
 				}
 				t = countOf(g, b.read(ci.t, ro).rf)
 				w, ok := writeCount(g, ci.h, t-ci.cap)
@@ -1037,34 +1169,16 @@ func (e *Engine) buildDefault(b *builder, res *chans.Result) bool {
 				}
 				h = countOf(g, b.read(ci.h, readOpts{forced: true, target: w}).rf)
 			} else {
-				// The channel is empty when the receives the default
-				// sees are as many as the sends: the latest receive
-				// whose send count then was its own (and, before a
-				// close, that came before it; with no close, the
-				// make is no bound: defaultBetweenSends in package
-				// chanprog).
-				co := g.Locs[ci.h].Co
-				last := co[len(co)-1]
-				cl := g.Locs[ci.cl].Co
-				closing := cl[len(cl)-1]
-				before := b.opt.beforeClose && closed(g, closing)
-				for i := len(co) - 1; i > 0; i-- {
-					next, ok := writeCount(g, ci.t, i+1)
-					v := g.Ev(co[i]).View
-					if (!ok || !graph.InView(v, next)) && (!before || !graph.InView(v, closing)) {
-						break
-					}
-					last = co[i-1]
-				}
+				p := d.empty(ci, fits)
 				ro := readOpts{free: true}
-				if slices.Contains(e.coherent(g, ci.h, b.base), last) {
-					ro.upTo, ro.hasUpTo = last, true
+				if slices.Contains(e.coherent(g, ci.h, b.base), p.h) {
+					ro.upTo, ro.hasUpTo = p.h, true
 				}
 				h = countOf(g, b.read(ci.h, ro).rf)
 				w, _ := writeCount(g, ci.t, h)
 				t = countOf(g, b.read(ci.t, readOpts{forced: true, target: w}).rf)
 			}
-			done = append(done, seen{k.Chan, k.Send})
+			done = append(done, defaultCase{k.Chan, k.Send})
 		} else {
 			t, h = b.counts(ci, k.Send)
 		}
