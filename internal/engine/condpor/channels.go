@@ -44,7 +44,10 @@ import (
 // (a steal, whose conflict the backward revisits of its write repair), and
 // reading a channel open that a close was already added for, are
 // alternatives. An offer added later revisits the operations that could have
-// taken it.
+// taken it. A default reads the counters of its buffered channels at one
+// point in time at which none is ready: per channel the latest that
+// agrees with the others, whatever the order of the cases (defaultPoints),
+// the older ones being alternatives of its reads.
 //
 // What is revisited, beyond the reads of TruSt: a write that could make a
 // case of an earlier select or wait ready (an offer, a counter update, a
