@@ -633,6 +633,15 @@ var known = []struct {
 			block(sel(true, Case{Chan: 1, OK: true}, Case{Reg: 2, OK: true})),
 			block(send(1, 3), Stmt{Kind: Recv})),
 	},
+	{
+		"leakAfterDefaultSwapped", propKinds,
+		"leakAfterDefault with the select's cases swapped: the default reads c0 first, whose latest empty point (after g3's receive) sees g3's send on c1, which it reads next",
+		prog(chans(1, 1), []int{3},
+			block(send(0, 2)),
+			block(send(1, 3)),
+			block(sel(true, Case{Reg: 2, OK: true}, Case{Chan: 1, OK: true})),
+			block(send(1, 3), Stmt{Kind: Recv})),
+	},
 }
 
 // stillOpen names the known mismatches weft still fails.
