@@ -634,6 +634,14 @@ var known = []struct {
 			block(send(1, 3), Stmt{Kind: Recv})),
 	},
 	{
+		"hadOutcomeThenWaited", propClasses,
+		"(s18/p942, shrunk) a class lost by a first form of eitherOrder: g2's receive from c1 left g0's select, which had sent on c1, waiting; g1's send on c1 then revisits it, and the other order passes through a conflict between the two sends, whose repair idleAfterRepair drops",
+		prog(chans(1, 2), nil,
+			block(send(1, 1), sel(false, Case{Send: true, Chan: 1, Val: K(2)}, Case{Chan: 1, Reg: -1})),
+			block(send(0, 1), send(1, 1)),
+			block(Stmt{Kind: For, N: 2, Body: block(sel(false, Case{OK: true}, Case{Chan: 1, Reg: 1, OK: true}))})),
+	},
+	{
 		"leakAfterDefaultSwapped", propKinds,
 		"leakAfterDefault with the select's cases swapped: the default reads c0 first, whose latest empty point (after g3's receive) sees g3's send on c1, which it reads next",
 		prog(chans(1, 1), []int{3},

@@ -112,6 +112,10 @@ type Event struct {
 	// update that read what it read, placed after that write: waiting, or
 	// taking an outcome that reads it.
 	Repaired bool
+	// Rewaited marks the choice event of a channel operation that a
+	// backward revisit left waiting after the write in RF when it was
+	// waiting already where it stood.
+	Rewaited bool
 	// Origin names, for the choice event of a channel operation, the
 	// event added right before its first addition (Init for none): where
 	// the operation stood before any revisit moved it.

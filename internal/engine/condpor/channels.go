@@ -104,7 +104,7 @@ import (
 //     there: re-adding either gives that, and the route where it stood so
 //     is counted (chanMaximal; repairedThenDeleted, waitThenOpenOffer).
 //
-// Nine pairs of routes reach a waiting operation's outcome twice, and one
+// Ten pairs of routes reach a waiting operation's outcome twice, and one
 // of each pair is dropped: the revisit of a goroutine waiting after a
 // write w1, by a write that does not see w1, with an outcome that reads
 // nothing of w1's operation, which the write's revisit of it where it
@@ -134,11 +134,14 @@ import (
 // outcomes of a repair of a goroutine that waited until a hand that read
 // another write of the repairing operation, which that write's revisit of
 // it where it waited also gives (handOrStealBack in this package's tests);
-// and the revisit of an operation that a repair placed with an outcome other
+// the revisit of an operation that a repair placed with an outcome other
 // than the first there, when a kept write added after it made the first
 // possible, which that write's revisit of it where the repair left it,
 // giving it the first outcome, followed by the same revisit, also gives
-// (chanMaximal).
+// (chanMaximal); and of two writes that do not see each other, whose
+// revisits each leave a goroutine that waited already waiting after them
+// and then give it an outcome reading both, the order whose last revisit
+// is by the goroutine with the smaller id (eitherOrder).
 
 // isChan reports whether operations of kind k act on the channels.
 func isChan(k event.Kind) bool {

@@ -683,13 +683,15 @@ func (e *Engine) backwardChoice(parent, child *frame, it item) bool {
 		if _, ok := readsFrom(c, lead, w); !ok && !repair {
 			return false // the case reads another write: that write's revisit
 		}
-		if pev.Outcome == blockedMark && !graph.InView(wv, pev.RF) && !readsOp(c, lead, pev.RF) {
+		if pev.Outcome == blockedMark && !graph.InView(wv, pev.RF) && (!readsOp(c, lead, pev.RF) || e.eitherOrder(parent.g, o, pev, w, wv, cand.out)) {
 			// It waited after the write w1 in its RF, which w does not
 			// see, and takes an outcome that reads nothing of w1's
 			// operation: that is w's revisit of it where it stood before
 			// w1's revisit left it waiting, which keeps the same events
 			// but w1's prefix, added again after it (twoSelectsTwice in
-			// package chanprog).
+			// package chanprog). Or the outcome reads w1's operation,
+			// and the two revisits in the other order give it
+			// (eitherOrder).
 			pushOutcomes(parent, it.a, w, cands[i+1:])
 			return false
 		}
@@ -720,6 +722,38 @@ func (e *Engine) backwardChoice(parent, child *frame, it item) bool {
 		return false
 	}
 	return waitAfter(c, lead, saved, w)
+}
+
+// eitherOrder reports whether the revisit by w of the operation o, which
+// the revisit by the write w1 in its RF left waiting where it was waiting
+// already (graph.Event.Rewaited), and which w does not see, giving it the
+// outcome out, which reads w1's operation, reaches a graph that the two
+// revisits in the other order reach too: w's revisit of it where it
+// waited before, which leaves it waiting after w, then w1's. Of the two
+// orders, the one whose last revisit is by the goroutine with the larger
+// id is kept (selectBodiesRefill in package chanprog).
+//
+// w's revisit leaves it waiting when one of the outcomes it pushes, one
+// per case of out's channel, is not possible on the events up to where
+// the operation first stood and w's prefix (as in idleAfterRepair); when
+// it could go there, this revisit is the only route (recvBetweenValues).
+// It must have waited before w1's revisit too: with an outcome there,
+// w's revisit of it there was the repair of a conflict, which
+// idleAfterRepair may drop (hadOutcomeThenWaited).
+func (e *Engine) eitherOrder(g *graph.Graph, o *cop, ev *graph.Event, w graph.Pos, wv []int32, out chans.Outcome) bool {
+	if !ev.Rewaited || w.T >= ev.RF.T || ev.Origin.IsInit() || !g.Has(ev.Origin) {
+		return false
+	}
+	s0 := g.Ev(ev.Origin).Stamp
+	origin := view{g: g, in: func(q graph.Pos) bool { return g.Ev(q).Stamp <= s0 || graph.InView(wv, q) }}
+	var buf [4]option
+	opts := e.options(origin, o, false, nil, buf[:0])
+	for j, k := range o.op.Cases {
+		if k.Chan == o.op.Cases[out.Case].Chan && !hasOutcome(opts, chans.Alone(int32(j))) {
+			return true
+		}
+	}
+	return false
 }
 
 // waitsEarlier reports whether the revisit that gives the operation o the
@@ -770,6 +804,7 @@ func waitAfter(c *graph.Graph, lead graph.Pos, ev graph.Event, w graph.Pos) bool
 	if c.Has(lead) {
 		c.RemoveEvent(lead)
 	}
+	ev.Rewaited = ev.Outcome == blockedMark
 	ev.Outcome, ev.With, ev.RF, ev.AddedMax = blockedMark, 0, w, true
 	c.Add(lead.T, ev, false)
 	return c.Acyclic(lead)
