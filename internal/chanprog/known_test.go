@@ -652,10 +652,8 @@ var known = []struct {
 	},
 }
 
-// stillOpen names the known mismatches weft still fails.
-var stillOpen = map[string]bool{
-	"selectBodiesRefill": true,
-}
+// stillOpen names the known mismatches weft still fails (none now).
+var stillOpen = map[string]bool{}
 
 // knownMismatches are the programs of TestDifferential on which weft
 // fails a property, by index, with what fails: it skips them (none now:
