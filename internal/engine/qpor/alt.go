@@ -70,9 +70,11 @@ func (e *Engine) alternative(c front, i int) front {
 		// The last is the event just added at depth i.
 		open = append(open[:e.k-1:e.k-1], open[len(open)-1])
 	}
+	// The newest first: its spike is the one most often empty, which
+	// ends the search.
 	spikes := make([][]*node, len(open))
-	for s, x := range open {
-		spikes[s] = e.spike(x, c, i, d)
+	for s := len(open) - 1; s >= 0; s-- {
+		spikes[s] = e.spike(open[s], c, i, d)
 		if len(spikes[s]) == 0 {
 			return nil
 		}
@@ -90,25 +92,29 @@ func (e *Engine) alternative(c front, i int) front {
 // is compatible with c and conflicts with x does so immediately.
 func (e *Engine) spike(x *node, c front, i int, d []*node) []*node {
 	var s []*node
-	consider := func(y *node) {
+	// consider adds y to s when it conflicts with x and may be in an
+	// alternative, and reports whether it conflicts with x and is
+	// compatible with c, whatever its history holds of d.
+	consider := func(y *node) bool {
 		// The cheap tests first: most events of the object are on other
 		// branches of their goroutine than c.
 		if y == x || y.g != x.g && !e.u.dep(x, y) || !onChain(c.at(y.g), y.pred()) ||
 			y.tmax.has(x) || x.tmax.has(y) || !e.compatibleTrail(y.tmax, c, i) {
-			return
+			return false
 		}
 		for _, z := range d {
 			if y.tmax.has(z) {
-				return
+				return true
 			}
 		}
 		if !slices.Contains(s, y) { // found on two channels, or on one and among the takers
 			s = append(s, y)
 		}
+		return true
 	}
 	// inGroup considers the events of other goroutines after one write of
-	// an object or a channel of x's that write it, and those that read it
-	// when x writes.
+	// a channel of x's that write it, and those that read it when x
+	// writes.
 	inGroup := func(gr *group) {
 		if gr == nil {
 			return
@@ -127,26 +133,52 @@ func (e *Engine) spike(x *node, c front, i int, d []*node) []*node {
 			}
 		}
 	}
-	// Conflicting events of x's goroutine compatible with c follow the
-	// same predecessor.
-	sibs := e.u.firsts[x.g]
-	if p := x.pred(); p != nil {
-		sibs = p.kids
-	}
-	for _, y := range sibs {
-		consider(y)
-	}
 	// Those of other goroutines are on x's object after x's latest write
 	// of it, and they write it, unless x does: one after an earlier write
 	// conflicts with the write after that one in c, and one after a later
-	// write has x's in its history or conflicts with it already.
+	// write has x's in its history or conflicts with it already. They are
+	// looked at first for fits, those that write and are compatible with
+	// c, but come after x's goroutine's in the spike.
+	var grp []*node
+	fits := e.fits[:0]
 	if x.obj >= 0 {
 		gr := e.u.initial[e.u.find(x.obj)]
 		if x.owrite != nil {
 			gr = e.u.after[x.owrite]
 		}
-		inGroup(gr)
+		if gr != nil {
+			for _, y := range gr.writes {
+				if y.g != x.g && consider(y) {
+					fits = append(fits, y)
+				}
+			}
+			if x.ev.Effect == indep.Write {
+				for _, y := range gr.reads {
+					if y.g != x.g {
+						consider(y)
+					}
+				}
+			}
+		}
+		grp, s = s, nil
 	}
+	e.fits = fits
+	// Conflicting events of x's goroutine compatible with c follow the
+	// same predecessor. One on x's object after another write than x's
+	// has in its history the first write after x's, which is in the
+	// group above, and compatible with c: among fits. Most of x's
+	// siblings are after other writes, and most often fits is empty.
+	sibs := e.u.firsts[x.g]
+	if p := x.pred(); p != nil {
+		sibs = p.kids
+	}
+	for _, y := range sibs {
+		if x.obj >= 0 && y.owrite != x.owrite && y.obj >= 0 && e.u.find(y.obj) == e.u.find(x.obj) && !hasAny(y.tmax, fits) {
+			continue
+		}
+		consider(y)
+	}
+	s = append(s, grp...)
 	// Writes and the waits of weft.Yield are dependent whatever the
 	// object.
 	var ys []*node
@@ -181,6 +213,16 @@ func (e *Engine) spike(x *node, c front, i int, d []*node) []*node {
 		}
 	}
 	return s
+}
+
+// hasAny reports whether configuration f holds one of the events ns.
+func hasAny(f front, ns []*node) bool {
+	for _, n := range ns {
+		if f.has(n) {
+			return true
+		}
+	}
+	return false
 }
 
 // combine searches the comb depth first for a combination whose events are

@@ -104,9 +104,11 @@ type Engine struct {
 	opts         []engine.Choice
 	// chanCauses and cw are scratch space of chanOthers and chanWrites.
 	chanCauses, cw []*node
-	// byObj and trailAwaits index the trail for compatibleTrail.
+	// byObj and trailAwaits index the trail for compatibleTrail; fits is
+	// scratch space of spike.
 	byObj       map[int32][]*node
 	trailAwaits []*node
+	fits        []*node
 	// OnComplete, when set, is called with the equivalence class (package
 	// class) of every execution that ends with every goroutine returned;
 	// OnTrace with its Mazurkiewicz trace (indep.Trace); OnBug with the
