@@ -3,6 +3,7 @@ package qpor
 import (
 	"maps"
 	"slices"
+	"sort"
 
 	"weft.dev/weft/internal/chans"
 	"weft.dev/weft/internal/engine"
@@ -249,16 +250,20 @@ func within(cs []*node, g int32, pred *node) bool {
 }
 
 // latestOf returns the latest of the writes ws of an object that is in
-// the history of cs, nil for none.
+// the history of cs, nil for none. The writes of an object in an
+// execution are causally ordered, so that those in an event's history
+// are a prefix of ws, found by bisection: operations on an object look
+// at a history per write of it.
 func latestOf(cs []*node, ws []access) *node {
-	for i := len(ws) - 1; i > 0; i-- {
-		for _, c := range cs {
-			if c != nil && c.tmax.has(ws[i].w) {
-				return ws[i].w
-			}
+	k := 0
+	for _, c := range cs {
+		if c == nil || k == len(ws)-1 {
+			continue
 		}
+		rest := ws[k+1:]
+		k += sort.Search(len(rest), func(j int) bool { return !c.tmax.has(rest[j].w) })
 	}
-	return nil
+	return ws[k].w
 }
 
 // history returns the union of the local configurations of the events in
