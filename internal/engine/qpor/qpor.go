@@ -353,19 +353,23 @@ func (e *Engine) enabled(x *engine.Exec) ([]*node, *engine.Decision) {
 
 // Step implements engine.Engine.
 func (e *Engine) Step(x *engine.Exec) engine.Decision {
-	en, d := e.enabled(x)
-	if d != nil {
-		return *d
-	}
 	if e.depth < len(e.levels) && e.levels[e.depth].ev != nil {
-		// Replaying C.
+		// Replaying C. The events enabled here are in the unfolding
+		// already, found by the execution that chose this one; naming the
+		// one replayed again tells whether the program did the same.
 		pick := e.levels[e.depth].ev
-		for _, n := range en {
-			if n == pick {
-				return e.perform(x, pick)
+		if int(pick.g) < len(x.G) {
+			if g := x.G[pick.g]; g != nil && e.m.Enabled(x, g) {
+				if n, ok := e.eventOf(g, pick.choice()); ok && n == pick {
+					return e.perform(x, pick)
+				}
 			}
 		}
 		return interleave.Diverged(pick.g)
+	}
+	en, d := e.enabled(x)
+	if d != nil {
+		return *d
 	}
 	var pick *node
 	if e.reaching() {
