@@ -96,10 +96,25 @@ func (e *Engine) spike(x *node, c front, i int, d []*node) []*node {
 	// alternative, and reports whether it conflicts with x and is
 	// compatible with c, whatever its history holds of d.
 	consider := func(y *node) bool {
-		// The cheap tests first: most events of the object are on other
+		if y == x || y.g != x.g && !e.u.dep(x, y) {
+			return false
+		}
+		// First, y's events of x's goroutine: c's up to x's predecessor
+		// (c's latest there), then none, or not x. Most events on x's
+		// object disagree with c there: they come after what x's
+		// goroutine does after x, in a later round of the program.
+		if t := y.tmax.at(x.g); t != nil {
+			if t.depth >= x.depth {
+				if t = t.at(x.depth); t == x || t.prev != x.prev {
+					return false
+				}
+			} else if x.prev.at(t.depth) != t {
+				return false
+			}
+		}
+		// Then the cheap tests: most events of the object are on other
 		// branches of their goroutine than c.
-		if y == x || y.g != x.g && !e.u.dep(x, y) || !onChain(c.at(y.g), y.pred()) ||
-			y.tmax.has(x) || x.tmax.has(y) || !e.compatibleTrail(y.tmax, c, i) {
+		if !onChain(c.at(y.g), y.pred()) || x.tmax.has(y) || !e.compatibleTrail(y.tmax, c, i) {
 			return false
 		}
 		for _, z := range d {
