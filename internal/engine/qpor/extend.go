@@ -148,15 +148,22 @@ func (e *Engine) others(g int32, pred, cause *node, l *event.Label, obj int32, h
 	if len(ws) == 0 {
 		ws = []access{{}}
 	}
-	for _, wr := range ws {
+	// The histories are made of cause, a write and reads of it: the
+	// latest write of each and whether it lies within g's chain are
+	// found once, not for every history they are in.
+	kc := latestAt(cause, ws, 0)
+	var awaits []cand
+	for j, wr := range ws {
 		if old && e.old(wr.w) && !slices.ContainsFunc(wr.reads, e.isNew) && !slices.ContainsFunc(e.awaits, e.isNew) {
 			continue
 		}
-		cs := []*node{cause, wr.w}
+		cs := append(e.causeBuf[:0], cause, wr.w)
+		e.causeBuf = cs
 		if !within(cs, g, pred) {
 			continue // the write comes after the operation in g
 		}
-		ow := latestOf(cs, ws) // the latest write in the history
+		k := max(kc, j) // the latest write in the history
+		ow := ws[k].w
 		var val event.Value
 		if ow != nil {
 			val = ow.post
@@ -164,6 +171,7 @@ func (e *Engine) others(g int32, pred, cause *node, l *event.Label, obj int32, h
 		if l.Blocks(val) {
 			continue
 		}
+		var byG [][]cand
 		for alt := range l.Alternatives(val) {
 			ev := indep.Of(g, l, int32(alt), 0, val)
 			ev.Obj = obj
@@ -176,26 +184,42 @@ func (e *Engine) others(g int32, pred, cause *node, l *event.Label, obj int32, h
 			// Every set of the reads of wr.w, as its latest read by each
 			// goroutine (or none): the others are in that one's history;
 			// and of the waits of weft.Yield, which read every object.
-			byG := readsByG(wr.reads)
-			for _, a := range e.awaits {
-				if a.g != g {
-					byG = append(byG, []*node{a})
+			if byG == nil {
+				for _, rs := range readsByG(wr.reads) {
+					cs := make([]cand, len(rs))
+					for i, r := range rs {
+						cs[i] = e.cand(r, g, pred, ws, j)
+					}
+					byG = append(byG, cs)
+				}
+				if awaits == nil && len(e.awaits) > 0 {
+					awaits = make([]cand, 0, len(e.awaits))
+					for _, a := range e.awaits {
+						if a.g != g {
+							awaits = append(awaits, e.cand(a, g, pred, ws, 0))
+						}
+					}
+				}
+				for i := range awaits {
+					byG = append(byG, awaits[i:i+1])
 				}
 			}
 			pick := make([]int, len(byG)) // into byG[i], plus one; 0: none
 			for {
-				rs, fresh := append(e.causeBuf[:0], cs...), !old || !e.old(wr.w)
+				rs, fresh := append(e.causeBuf[:0], cause, wr.w), !old || !e.old(wr.w)
+				// A wait's history may hold a later write of the object:
+				// the operation would come after that one.
+				ok := true
 				for i, p := range pick {
 					if p > 0 {
-						r := byG[i][p-1]
-						rs = append(rs, r)
-						fresh = fresh || e.isNew(r)
+						r := &byG[i][p-1]
+						rs = append(rs, r.n)
+						fresh = fresh || e.isNew(r.n)
+						ok = ok && r.within && r.latest <= k
 					}
 				}
 				e.causeBuf = rs
-				// A wait's history may hold a later write of the object:
-				// the operation would come after that one.
-				if fresh && within(rs, g, pred) && latestOf(rs, ws) == ow {
+				if fresh && ok {
 					e.add(g, pred, l, obj, ev, ow, rs)
 				}
 				if !nextPick(pick, func(i int) int { return len(byG[i]) }) {
@@ -204,6 +228,22 @@ func (e *Engine) others(g int32, pred, cause *node, l *event.Label, obj int32, h
 			}
 		}
 	}
+}
+
+// cand is a read in the histories of a write: within says that its
+// history holds no event of the writing goroutine after its predecessor,
+// latest is the index in the object's writes of the latest in it.
+type cand struct {
+	n      *node
+	within bool
+	latest int
+}
+
+// cand returns r as a read in the histories of goroutine g's operation
+// after pred on the object whose writes are ws, the latest of them in r's
+// history being at least from.
+func (e *Engine) cand(r *node, g int32, pred *node, ws []access, from int) cand {
+	return cand{r, within([]*node{r}, g, pred), latestAt(r, ws, from)}
 }
 
 // add adds the event of g's operation ev after the history of causes, in
@@ -249,21 +289,17 @@ func within(cs []*node, g int32, pred *node) bool {
 	return true
 }
 
-// latestOf returns the latest of the writes ws of an object that is in
-// the history of cs, nil for none. The writes of an object in an
-// execution are causally ordered, so that those in an event's history
-// are a prefix of ws, found by bisection: operations on an object look
-// at a history per write of it.
-func latestOf(cs []*node, ws []access) *node {
-	k := 0
-	for _, c := range cs {
-		if c == nil || k == len(ws)-1 {
-			continue
-		}
-		rest := ws[k+1:]
-		k += sort.Search(len(rest), func(j int) bool { return !c.tmax.has(rest[j].w) })
+// latestAt returns the index in ws, the writes of an object in the
+// execution, of the latest in the history of c (0: none), which is at
+// least from. The writes of an object in an execution are causally
+// ordered, so that those in a history are a prefix of ws, found by
+// bisection.
+func latestAt(c *node, ws []access, from int) int {
+	if c == nil || from == len(ws)-1 {
+		return from
 	}
-	return ws[k].w
+	rest := ws[from+1:]
+	return from + sort.Search(len(rest), func(j int) bool { return !c.tmax.has(rest[j].w) })
 }
 
 // history returns the union of the local configurations of the events in
