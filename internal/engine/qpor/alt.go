@@ -287,16 +287,14 @@ func onChain(a, b *node) bool {
 // indexTrail indexes the events of the trail by canonical object, and
 // its waits of weft.Yield, for compatibleTrail.
 func (e *Engine) indexTrail() {
-	for o, ns := range e.byObj {
-		e.byObj[o] = ns[:0]
-	}
+	e.byObj.reset()
 	e.trailAwaits = e.trailAwaits[:0]
 	for _, lv := range e.levels {
 		n := lv.ev
 		switch {
 		case n.obj >= 0:
 			r := e.u.find(n.obj)
-			e.byObj[r] = append(e.byObj[r], n)
+			e.byObj.put(r, append(e.byObj.get(r), n))
 		case n.await():
 			e.trailAwaits = append(e.trailAwaits, n)
 		}
@@ -349,7 +347,7 @@ func (e *Engine) compatibleTrail(a, c front, i int) bool {
 		// configuration are ordered, as in the trail), so that the first
 		// write found in a is the last to look at.
 		w := z.ev.Effect == indep.Write
-		ys := e.byObj[e.u.find(z.obj)]
+		ys := e.byObj.get(e.u.find(z.obj))
 		for k := sort.Search(len(ys), func(k int) bool { return int(ys[k].pos) >= i }) - 1; k >= 0; k-- {
 			y := ys[k]
 			yw := y.ev.Effect == indep.Write

@@ -1,7 +1,6 @@
 package qpor
 
 import (
-	"maps"
 	"slices"
 	"sort"
 
@@ -49,10 +48,8 @@ func (e *Engine) extend(x *engine.Exec) {
 			}
 		}
 	}
-	hist := e.histBuf
-	for o, ws := range hist {
-		hist[o] = ws[:0]
-	}
+	hist := &e.hist
+	hist.reset()
 	e.chanSteps, e.stDone = e.chanSteps[:0], e.stDone[:0]
 	e.chanSt.Reset()
 	for i, lv := range e.levels[:e.depth] {
@@ -66,14 +63,14 @@ func (e *Engine) extend(x *engine.Exec) {
 		}
 		if !n.ev.Silent {
 			for _, c := range n.ev.Chans {
-				hist[int32(c)] = appendAccess(hist[int32(c)], n)
+				hist.put(int32(c), appendAccess(hist.get(int32(c)), n))
 			}
 		}
 		if n.obj < 0 {
 			continue
 		}
 		r := e.u.find(n.obj)
-		hist[r] = appendAccess(hist[r], n)
+		hist.put(r, appendAccess(hist.get(r), n))
 	}
 	for i, lv := range e.levels[:e.depth] {
 		n := lv.ev
@@ -143,8 +140,8 @@ func appendAccess(ws []access, n *node) []access {
 // every history in the execution whose maximal events it is dependent with.
 // When old, the operation is one of the part of the trail that the
 // previous execution had too, which added its histories in that part.
-func (e *Engine) others(g int32, pred, cause *node, l *event.Label, obj int32, hist map[int32][]access, old bool) {
-	ws := hist[e.u.find(obj)]
+func (e *Engine) others(g int32, pred, cause *node, l *event.Label, obj int32, hist *perObj[access], old bool) {
+	ws := hist.get(e.u.find(obj))
 	if len(ws) == 0 {
 		ws = []access{{}}
 	}
@@ -306,8 +303,8 @@ func latestAt(c *node, ws []access, from int) int {
 // cs, in the engine's scratch space, valid until the next call:
 // extensions look at many histories, most of which they drop.
 func (e *Engine) history(cs []*node) front {
-	e.hist = mergeHistory(e.hist[:0], cs)
-	return e.hist
+	e.merged = mergeHistory(e.merged[:0], cs)
+	return e.merged
 }
 
 // old reports whether n is nil or an event of the part of the trail that
@@ -342,13 +339,13 @@ func readsByG(reads []*node) [][]*node {
 // by performing them again, in the execution's order. When old, the
 // operation is one of the part of the trail that the previous execution
 // had too, which added its histories made of that part.
-func (e *Engine) chanOthers(g int32, pred, cause *node, l *event.Label, hist map[int32][]access, old bool) {
+func (e *Engine) chanOthers(g int32, pred, cause *node, l *event.Label, hist *perObj[access], old bool) {
 	ev0 := indep.Of(g, l, 0, 0, event.Value{})
 	e.chansOf(ev0.Chans)
 	// sets[i] holds the sets of causes on channel i to choose from.
 	sets := make([][][]*node, len(ev0.Chans))
 	for i, c := range ev0.Chans {
-		ws := hist[int32(c)]
+		ws := hist.get(int32(c))
 		if len(ws) == 0 {
 			ws = []access{{}}
 		}
@@ -412,7 +409,7 @@ func (e *Engine) chanOthers(g int32, pred, cause *node, l *event.Label, hist map
 				if !silent {
 					cw = e.cw[:0]
 					for _, c := range ev.Chans {
-						cw = append(cw, latestIn(h, hist[int32(c)]))
+						cw = append(cw, latestIn(h, hist.get(int32(c))))
 					}
 					e.cw = cw
 				}
@@ -500,10 +497,10 @@ func sharesChan(a, b *indep.Event) bool {
 // sync object, as it reads them all. When old, the wait is one of the
 // part of the trail that the previous execution had too, which added its
 // histories made of that part.
-func (e *Engine) awaitOthers(g int32, pred, cause *node, l *event.Label, hist map[int32][]access, old bool) {
+func (e *Engine) awaitOthers(g int32, pred, cause *node, l *event.Label, hist *perObj[access], old bool) {
 	var objs [][]access
-	for _, o := range slices.Sorted(maps.Keys(hist)) {
-		if ws := hist[o]; len(ws) > 1 && ws[1].w.obj >= 0 {
+	for _, ws := range *hist {
+		if len(ws) > 1 && ws[1].w.obj >= 0 {
 			objs = append(objs, ws)
 		}
 	}
@@ -536,4 +533,30 @@ func nextPick(pick []int, last func(int) int) bool {
 		pick[i] = 0
 	}
 	return false
+}
+
+// perObj holds a list per canonical object (or -1), indexed by it: the
+// objects are numbered densely, and an execution's lists are looked up
+// at every access it made.
+type perObj[T any] [][]T
+
+func (p perObj[T]) get(o int32) []T {
+	if int(o)+1 < len(p) {
+		return p[o+1]
+	}
+	return nil
+}
+
+func (p *perObj[T]) put(o int32, l []T) {
+	for int(o)+1 >= len(*p) {
+		*p = append(*p, nil)
+	}
+	(*p)[o+1] = l
+}
+
+// reset empties the lists, keeping their storage.
+func (p perObj[T]) reset() {
+	for o, l := range p {
+		p[o] = l[:0]
+	}
 }

@@ -50,7 +50,7 @@ func New(c engine.Config) engine.Engine { return Options{}.New(c) }
 
 // New returns an engine with options o.
 func (o Options) New(c engine.Config) engine.Engine {
-	e := &Engine{k: o.K, u: newUnfolding(), rootObj: -1, byObj: map[int32][]*node{}, objs: map[int32]*access{}, histBuf: map[int32][]access{}}
+	e := &Engine{k: o.K, u: newUnfolding(), rootObj: -1, objs: map[int32]*access{}}
 	e.m.Sym.Config = c.Concolic
 	return e
 }
@@ -96,17 +96,17 @@ type Engine struct {
 	// stNeed scratch space.
 	chanSteps      []chanStep
 	stDone, stNeed []int32
-	// hist, histBuf and causeBuf are scratch space of extend and causes,
+	// hist, merged and causeBuf are scratch space of extend and causes,
 	// en and opts of enabled.
-	hist         front
-	histBuf      map[int32][]access
+	hist         perObj[access]
+	merged       front
 	causeBuf, en []*node
 	opts         []engine.Choice
 	// chanCauses and cw are scratch space of chanOthers and chanWrites.
 	chanCauses, cw []*node
 	// byObj and trailAwaits index the trail for compatibleTrail; fits is
 	// scratch space of spike.
-	byObj       map[int32][]*node
+	byObj       perObj[*node]
 	trailAwaits []*node
 	fits        []*node
 	// OnComplete, when set, is called with the equivalence class (package
