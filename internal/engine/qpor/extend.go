@@ -182,13 +182,7 @@ func (e *Engine) others(g int32, pred, cause *node, l *event.Label, obj int32, h
 			// goroutine (or none): the others are in that one's history;
 			// and of the waits of weft.Yield, which read every object.
 			if byG == nil {
-				for _, rs := range readsByG(wr.reads) {
-					cs := make([]cand, len(rs))
-					for i, r := range rs {
-						cs[i] = e.cand(r, g, pred, ws, j)
-					}
-					byG = append(byG, cs)
-				}
+				byG = e.readsByG(wr.reads, g, pred, ws, j)
 				if awaits == nil && len(e.awaits) > 0 {
 					awaits = make([]cand, 0, len(e.awaits))
 					for _, a := range e.awaits {
@@ -201,7 +195,11 @@ func (e *Engine) others(g int32, pred, cause *node, l *event.Label, obj int32, h
 					byG = append(byG, awaits[i:i+1])
 				}
 			}
-			pick := make([]int, len(byG)) // into byG[i], plus one; 0: none
+			pick := e.pick[:0] // into byG[i], plus one; 0: none
+			for range byG {
+				pick = append(pick, 0)
+			}
+			e.pick = pick
 			for {
 				rs, fresh := append(e.causeBuf[:0], cause, wr.w), !old || !e.old(wr.w)
 				// A wait's history may hold a later write of the object:
@@ -234,6 +232,40 @@ type cand struct {
 	n      *node
 	within bool
 	latest int
+}
+
+// readsByG returns the reads of the write at j in ws as candidates in
+// the histories of goroutine g's operation after pred, split by
+// goroutine, each goroutine's in order, in the engine's scratch space,
+// valid until the next call: every write of an execution is extended
+// after each set of them.
+func (e *Engine) readsByG(reads []*node, g int32, pred *node, ws []access, j int) [][]cand {
+	gs := e.readGs[:0]
+	for _, r := range reads {
+		if !slices.Contains(gs, r.g) {
+			gs = append(gs, r.g)
+		}
+	}
+	e.readGs = gs
+	flat := e.cands[:0]
+	for _, h := range gs {
+		for _, r := range reads {
+			if r.g == h {
+				flat = append(flat, e.cand(r, g, pred, ws, j))
+			}
+		}
+	}
+	e.cands = flat
+	byG := e.byG[:0]
+	for _, h := range gs {
+		k := 0
+		for k < len(flat) && flat[k].n.g == h {
+			k++
+		}
+		byG, flat = append(byG, flat[:k:k]), flat[k:]
+	}
+	e.byG = byG
+	return byG
 }
 
 // cand returns r as a read in the histories of goroutine g's operation

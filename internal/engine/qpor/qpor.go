@@ -102,8 +102,13 @@ type Engine struct {
 	merged       front
 	causeBuf, en []*node
 	opts         []engine.Choice
-	// chanCauses and cw are scratch space of chanOthers and chanWrites.
+	// chanCauses and cw are scratch space of chanOthers and chanWrites,
+	// readGs, cands, byG and pick of others.
 	chanCauses, cw []*node
+	readGs         []int32
+	cands          []cand
+	byG            [][]cand
+	pick           []int
 	// byObj and trailAwaits index the trail for compatibleTrail; fits is
 	// scratch space of spike.
 	byObj       perObj[*node]
