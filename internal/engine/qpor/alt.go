@@ -70,9 +70,11 @@ func (e *Engine) alternative(c front, i int) front {
 		// The last is the event just added at depth i.
 		open = append(open[:e.k-1:e.k-1], open[len(open)-1])
 	}
+	// The newest first: its spike is the one most often empty, which
+	// ends the search.
 	spikes := make([][]*node, len(open))
-	for s, x := range open {
-		spikes[s] = e.spike(x, c, i, d)
+	for s := len(open) - 1; s >= 0; s-- {
+		spikes[s] = e.spike(open[s], c, i, d)
 		if len(spikes[s]) == 0 {
 			return nil
 		}
@@ -90,25 +92,44 @@ func (e *Engine) alternative(c front, i int) front {
 // is compatible with c and conflicts with x does so immediately.
 func (e *Engine) spike(x *node, c front, i int, d []*node) []*node {
 	var s []*node
-	consider := func(y *node) {
-		// The cheap tests first: most events of the object are on other
+	// consider adds y to s when it conflicts with x and may be in an
+	// alternative, and reports whether it conflicts with x and is
+	// compatible with c, whatever its history holds of d.
+	consider := func(y *node) bool {
+		if y == x || y.g != x.g && !e.u.dep(x, y) {
+			return false
+		}
+		// First, y's events of x's goroutine: c's up to x's predecessor
+		// (c's latest there), then none, or not x. Most events on x's
+		// object disagree with c there: they come after what x's
+		// goroutine does after x, in a later round of the program.
+		if t := y.tmax.at(x.g); t != nil {
+			if t.depth >= x.depth {
+				if t = t.at(x.depth); t == x || t.prev != x.prev {
+					return false
+				}
+			} else if x.prev.at(t.depth) != t {
+				return false
+			}
+		}
+		// Then the cheap tests: most events of the object are on other
 		// branches of their goroutine than c.
-		if y == x || y.g != x.g && !e.u.dep(x, y) || !onChain(c.at(y.g), y.pred()) ||
-			y.tmax.has(x) || x.tmax.has(y) || !e.compatibleTrail(y.tmax, c, i) {
-			return
+		if !onChain(c.at(y.g), y.pred()) || x.tmax.has(y) || !e.compatibleTrail(y.tmax, c, i) {
+			return false
 		}
 		for _, z := range d {
 			if y.tmax.has(z) {
-				return
+				return true
 			}
 		}
 		if !slices.Contains(s, y) { // found on two channels, or on one and among the takers
 			s = append(s, y)
 		}
+		return true
 	}
 	// inGroup considers the events of other goroutines after one write of
-	// an object or a channel of x's that write it, and those that read it
-	// when x writes.
+	// a channel of x's that write it, and those that read it when x
+	// writes.
 	inGroup := func(gr *group) {
 		if gr == nil {
 			return
@@ -127,26 +148,52 @@ func (e *Engine) spike(x *node, c front, i int, d []*node) []*node {
 			}
 		}
 	}
-	// Conflicting events of x's goroutine compatible with c follow the
-	// same predecessor.
-	sibs := e.u.firsts[x.g]
-	if p := x.pred(); p != nil {
-		sibs = p.kids
-	}
-	for _, y := range sibs {
-		consider(y)
-	}
 	// Those of other goroutines are on x's object after x's latest write
 	// of it, and they write it, unless x does: one after an earlier write
 	// conflicts with the write after that one in c, and one after a later
-	// write has x's in its history or conflicts with it already.
+	// write has x's in its history or conflicts with it already. They are
+	// looked at first for fits, those that write and are compatible with
+	// c, but come after x's goroutine's in the spike.
+	var grp []*node
+	fits := e.fits[:0]
 	if x.obj >= 0 {
 		gr := e.u.initial[e.u.find(x.obj)]
 		if x.owrite != nil {
 			gr = e.u.after[x.owrite]
 		}
-		inGroup(gr)
+		if gr != nil {
+			for _, y := range gr.writes {
+				if y.g != x.g && consider(y) {
+					fits = append(fits, y)
+				}
+			}
+			if x.ev.Effect == indep.Write {
+				for _, y := range gr.reads {
+					if y.g != x.g {
+						consider(y)
+					}
+				}
+			}
+		}
+		grp, s = s, nil
 	}
+	e.fits = fits
+	// Conflicting events of x's goroutine compatible with c follow the
+	// same predecessor. One on x's object after another write than x's
+	// has in its history the first write after x's, which is in the
+	// group above, and compatible with c: among fits. Most of x's
+	// siblings are after other writes, and most often fits is empty.
+	sibs := e.u.firsts[x.g]
+	if p := x.pred(); p != nil {
+		sibs = p.kids
+	}
+	for _, y := range sibs {
+		if x.obj >= 0 && y.owrite != x.owrite && y.obj >= 0 && e.u.find(y.obj) == e.u.find(x.obj) && !hasAny(y.tmax, fits) {
+			continue
+		}
+		consider(y)
+	}
+	s = append(s, grp...)
 	// Writes and the waits of weft.Yield are dependent whatever the
 	// object.
 	var ys []*node
@@ -181,6 +228,16 @@ func (e *Engine) spike(x *node, c front, i int, d []*node) []*node {
 		}
 	}
 	return s
+}
+
+// hasAny reports whether configuration f holds one of the events ns.
+func hasAny(f front, ns []*node) bool {
+	for _, n := range ns {
+		if f.has(n) {
+			return true
+		}
+	}
+	return false
 }
 
 // combine searches the comb depth first for a combination whose events are
@@ -230,16 +287,14 @@ func onChain(a, b *node) bool {
 // indexTrail indexes the events of the trail by canonical object, and
 // its waits of weft.Yield, for compatibleTrail.
 func (e *Engine) indexTrail() {
-	for o, ns := range e.byObj {
-		e.byObj[o] = ns[:0]
-	}
+	e.byObj.reset()
 	e.trailAwaits = e.trailAwaits[:0]
 	for _, lv := range e.levels {
 		n := lv.ev
 		switch {
 		case n.obj >= 0:
 			r := e.u.find(n.obj)
-			e.byObj[r] = append(e.byObj[r], n)
+			e.byObj.put(r, append(e.byObj.get(r), n))
 		case n.await():
 			e.trailAwaits = append(e.trailAwaits, n)
 		}
@@ -292,7 +347,7 @@ func (e *Engine) compatibleTrail(a, c front, i int) bool {
 		// configuration are ordered, as in the trail), so that the first
 		// write found in a is the last to look at.
 		w := z.ev.Effect == indep.Write
-		ys := e.byObj[e.u.find(z.obj)]
+		ys := e.byObj.get(e.u.find(z.obj))
 		for k := sort.Search(len(ys), func(k int) bool { return int(ys[k].pos) >= i }) - 1; k >= 0; k-- {
 			y := ys[k]
 			yw := y.ev.Effect == indep.Write

@@ -58,12 +58,16 @@
 // of D, holding the events of the unfolding in immediate conflict with it
 // that J could contain, and a combination of pairwise compatible events,
 // one per spike, found by backtracking, is an alternative. The spike of an
-// event x looks at the events of x's goroutine after x's predecessor and
-// at those after x's latest write of each object x touches (events after
-// an earlier one conflict with a write of C); most are on other branches,
-// and whether one is compatible with C, the trail's first events, is
-// decided on the goroutines' chains and on an index of the trail by
-// object, which lists the events of C that it may depend on. With k set
+// event x looks at the events of other goroutines after x's latest write
+// of each object x touches (events after an earlier one conflict with a
+// write of C), and at those of x's goroutine after x's predecessor: those
+// after another write of x's object only when one of the first kind
+// writes it and is compatible with C (the first write after x's in such
+// an event's history is one). Most are on other branches, and whether one
+// is compatible with C, the trail's first events, is decided on the
+// goroutines' chains, x's first (where most events on x's object
+// disagree with C), and on an index of the trail by object, which lists
+// the events of C that it may depend on. With k set
 // ("qpor:k=2"), the comb has only k spikes (the event just added to D and
 // the k-1 oldest others), which is polynomial but may lead to sleep-set
 // blocked executions; k = 1 is the paper's "only-last". Alg. 1 reaches

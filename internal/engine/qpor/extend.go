@@ -1,8 +1,8 @@
 package qpor
 
 import (
-	"maps"
 	"slices"
+	"sort"
 
 	"weft.dev/weft/internal/chans"
 	"weft.dev/weft/internal/engine"
@@ -48,10 +48,8 @@ func (e *Engine) extend(x *engine.Exec) {
 			}
 		}
 	}
-	hist := e.histBuf
-	for o, ws := range hist {
-		hist[o] = ws[:0]
-	}
+	hist := &e.hist
+	hist.reset()
 	e.chanSteps, e.stDone = e.chanSteps[:0], e.stDone[:0]
 	e.chanSt.Reset()
 	for i, lv := range e.levels[:e.depth] {
@@ -65,14 +63,14 @@ func (e *Engine) extend(x *engine.Exec) {
 		}
 		if !n.ev.Silent {
 			for _, c := range n.ev.Chans {
-				hist[int32(c)] = appendAccess(hist[int32(c)], n)
+				hist.put(int32(c), appendAccess(hist.get(int32(c)), n))
 			}
 		}
 		if n.obj < 0 {
 			continue
 		}
 		r := e.u.find(n.obj)
-		hist[r] = appendAccess(hist[r], n)
+		hist.put(r, appendAccess(hist.get(r), n))
 	}
 	for i, lv := range e.levels[:e.depth] {
 		n := lv.ev
@@ -142,20 +140,27 @@ func appendAccess(ws []access, n *node) []access {
 // every history in the execution whose maximal events it is dependent with.
 // When old, the operation is one of the part of the trail that the
 // previous execution had too, which added its histories in that part.
-func (e *Engine) others(g int32, pred, cause *node, l *event.Label, obj int32, hist map[int32][]access, old bool) {
-	ws := hist[e.u.find(obj)]
+func (e *Engine) others(g int32, pred, cause *node, l *event.Label, obj int32, hist *perObj[access], old bool) {
+	ws := hist.get(e.u.find(obj))
 	if len(ws) == 0 {
 		ws = []access{{}}
 	}
-	for _, wr := range ws {
+	// The histories are made of cause, a write and reads of it: the
+	// latest write of each and whether it lies within g's chain are
+	// found once, not for every history they are in.
+	kc := latestAt(cause, ws, 0)
+	var awaits []cand
+	for j, wr := range ws {
 		if old && e.old(wr.w) && !slices.ContainsFunc(wr.reads, e.isNew) && !slices.ContainsFunc(e.awaits, e.isNew) {
 			continue
 		}
-		cs := []*node{cause, wr.w}
+		cs := append(e.causeBuf[:0], cause, wr.w)
+		e.causeBuf = cs
 		if !within(cs, g, pred) {
 			continue // the write comes after the operation in g
 		}
-		ow := latestOf(cs, ws) // the latest write in the history
+		k := max(kc, j) // the latest write in the history
+		ow := ws[k].w
 		var val event.Value
 		if ow != nil {
 			val = ow.post
@@ -163,6 +168,7 @@ func (e *Engine) others(g int32, pred, cause *node, l *event.Label, obj int32, h
 		if l.Blocks(val) {
 			continue
 		}
+		var byG [][]cand
 		for alt := range l.Alternatives(val) {
 			ev := indep.Of(g, l, int32(alt), 0, val)
 			ev.Obj = obj
@@ -175,26 +181,40 @@ func (e *Engine) others(g int32, pred, cause *node, l *event.Label, obj int32, h
 			// Every set of the reads of wr.w, as its latest read by each
 			// goroutine (or none): the others are in that one's history;
 			// and of the waits of weft.Yield, which read every object.
-			byG := readsByG(wr.reads)
-			for _, a := range e.awaits {
-				if a.g != g {
-					byG = append(byG, []*node{a})
+			if byG == nil {
+				byG = e.readsByG(wr.reads, g, pred, ws, j)
+				if awaits == nil && len(e.awaits) > 0 {
+					awaits = make([]cand, 0, len(e.awaits))
+					for _, a := range e.awaits {
+						if a.g != g {
+							awaits = append(awaits, e.cand(a, g, pred, ws, 0))
+						}
+					}
+				}
+				for i := range awaits {
+					byG = append(byG, awaits[i:i+1])
 				}
 			}
-			pick := make([]int, len(byG)) // into byG[i], plus one; 0: none
+			pick := e.pick[:0] // into byG[i], plus one; 0: none
+			for range byG {
+				pick = append(pick, 0)
+			}
+			e.pick = pick
 			for {
-				rs, fresh := append(e.causeBuf[:0], cs...), !old || !e.old(wr.w)
+				rs, fresh := append(e.causeBuf[:0], cause, wr.w), !old || !e.old(wr.w)
+				// A wait's history may hold a later write of the object:
+				// the operation would come after that one.
+				ok := true
 				for i, p := range pick {
 					if p > 0 {
-						r := byG[i][p-1]
-						rs = append(rs, r)
-						fresh = fresh || e.isNew(r)
+						r := &byG[i][p-1]
+						rs = append(rs, r.n)
+						fresh = fresh || e.isNew(r.n)
+						ok = ok && r.within && r.latest <= k
 					}
 				}
 				e.causeBuf = rs
-				// A wait's history may hold a later write of the object:
-				// the operation would come after that one.
-				if fresh && within(rs, g, pred) && latestOf(rs, ws) == ow {
+				if fresh && ok {
 					e.add(g, pred, l, obj, ev, ow, rs)
 				}
 				if !nextPick(pick, func(i int) int { return len(byG[i]) }) {
@@ -203,6 +223,56 @@ func (e *Engine) others(g int32, pred, cause *node, l *event.Label, obj int32, h
 			}
 		}
 	}
+}
+
+// cand is a read in the histories of a write: within says that its
+// history holds no event of the writing goroutine after its predecessor,
+// latest is the index in the object's writes of the latest in it.
+type cand struct {
+	n      *node
+	within bool
+	latest int
+}
+
+// readsByG returns the reads of the write at j in ws as candidates in
+// the histories of goroutine g's operation after pred, split by
+// goroutine, each goroutine's in order, in the engine's scratch space,
+// valid until the next call: every write of an execution is extended
+// after each set of them.
+func (e *Engine) readsByG(reads []*node, g int32, pred *node, ws []access, j int) [][]cand {
+	gs := e.readGs[:0]
+	for _, r := range reads {
+		if !slices.Contains(gs, r.g) {
+			gs = append(gs, r.g)
+		}
+	}
+	e.readGs = gs
+	flat := e.cands[:0]
+	for _, h := range gs {
+		for _, r := range reads {
+			if r.g == h {
+				flat = append(flat, e.cand(r, g, pred, ws, j))
+			}
+		}
+	}
+	e.cands = flat
+	byG := e.byG[:0]
+	for _, h := range gs {
+		k := 0
+		for k < len(flat) && flat[k].n.g == h {
+			k++
+		}
+		byG, flat = append(byG, flat[:k:k]), flat[k:]
+	}
+	e.byG = byG
+	return byG
+}
+
+// cand returns r as a read in the histories of goroutine g's operation
+// after pred on the object whose writes are ws, the latest of them in r's
+// history being at least from.
+func (e *Engine) cand(r *node, g int32, pred *node, ws []access, from int) cand {
+	return cand{r, within([]*node{r}, g, pred), latestAt(r, ws, from)}
 }
 
 // add adds the event of g's operation ev after the history of causes, in
@@ -248,25 +318,25 @@ func within(cs []*node, g int32, pred *node) bool {
 	return true
 }
 
-// latestOf returns the latest of the writes ws of an object that is in
-// the history of cs, nil for none.
-func latestOf(cs []*node, ws []access) *node {
-	for i := len(ws) - 1; i > 0; i-- {
-		for _, c := range cs {
-			if c != nil && c.tmax.has(ws[i].w) {
-				return ws[i].w
-			}
-		}
+// latestAt returns the index in ws, the writes of an object in the
+// execution, of the latest in the history of c (0: none), which is at
+// least from. The writes of an object in an execution are causally
+// ordered, so that those in a history are a prefix of ws, found by
+// bisection.
+func latestAt(c *node, ws []access, from int) int {
+	if c == nil || from == len(ws)-1 {
+		return from
 	}
-	return nil
+	rest := ws[from+1:]
+	return from + sort.Search(len(rest), func(j int) bool { return !c.tmax.has(rest[j].w) })
 }
 
 // history returns the union of the local configurations of the events in
 // cs, in the engine's scratch space, valid until the next call:
 // extensions look at many histories, most of which they drop.
 func (e *Engine) history(cs []*node) front {
-	e.hist = mergeHistory(e.hist[:0], cs)
-	return e.hist
+	e.merged = mergeHistory(e.merged[:0], cs)
+	return e.merged
 }
 
 // old reports whether n is nil or an event of the part of the trail that
@@ -301,13 +371,13 @@ func readsByG(reads []*node) [][]*node {
 // by performing them again, in the execution's order. When old, the
 // operation is one of the part of the trail that the previous execution
 // had too, which added its histories made of that part.
-func (e *Engine) chanOthers(g int32, pred, cause *node, l *event.Label, hist map[int32][]access, old bool) {
+func (e *Engine) chanOthers(g int32, pred, cause *node, l *event.Label, hist *perObj[access], old bool) {
 	ev0 := indep.Of(g, l, 0, 0, event.Value{})
 	e.chansOf(ev0.Chans)
 	// sets[i] holds the sets of causes on channel i to choose from.
 	sets := make([][][]*node, len(ev0.Chans))
 	for i, c := range ev0.Chans {
-		ws := hist[int32(c)]
+		ws := hist.get(int32(c))
 		if len(ws) == 0 {
 			ws = []access{{}}
 		}
@@ -371,7 +441,7 @@ func (e *Engine) chanOthers(g int32, pred, cause *node, l *event.Label, hist map
 				if !silent {
 					cw = e.cw[:0]
 					for _, c := range ev.Chans {
-						cw = append(cw, latestIn(h, hist[int32(c)]))
+						cw = append(cw, latestIn(h, hist.get(int32(c))))
 					}
 					e.cw = cw
 				}
@@ -459,10 +529,10 @@ func sharesChan(a, b *indep.Event) bool {
 // sync object, as it reads them all. When old, the wait is one of the
 // part of the trail that the previous execution had too, which added its
 // histories made of that part.
-func (e *Engine) awaitOthers(g int32, pred, cause *node, l *event.Label, hist map[int32][]access, old bool) {
+func (e *Engine) awaitOthers(g int32, pred, cause *node, l *event.Label, hist *perObj[access], old bool) {
 	var objs [][]access
-	for _, o := range slices.Sorted(maps.Keys(hist)) {
-		if ws := hist[o]; len(ws) > 1 && ws[1].w.obj >= 0 {
+	for _, ws := range *hist {
+		if len(ws) > 1 && ws[1].w.obj >= 0 {
 			objs = append(objs, ws)
 		}
 	}
@@ -495,4 +565,30 @@ func nextPick(pick []int, last func(int) int) bool {
 		pick[i] = 0
 	}
 	return false
+}
+
+// perObj holds a list per canonical object (or -1), indexed by it: the
+// objects are numbered densely, and an execution's lists are looked up
+// at every access it made.
+type perObj[T any] [][]T
+
+func (p perObj[T]) get(o int32) []T {
+	if int(o)+1 < len(p) {
+		return p[o+1]
+	}
+	return nil
+}
+
+func (p *perObj[T]) put(o int32, l []T) {
+	for int(o)+1 >= len(*p) {
+		*p = append(*p, nil)
+	}
+	(*p)[o+1] = l
+}
+
+// reset empties the lists, keeping their storage.
+func (p perObj[T]) reset() {
+	for o, l := range p {
+		p[o] = l[:0]
+	}
 }

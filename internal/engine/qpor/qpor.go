@@ -50,7 +50,7 @@ func New(c engine.Config) engine.Engine { return Options{}.New(c) }
 
 // New returns an engine with options o.
 func (o Options) New(c engine.Config) engine.Engine {
-	e := &Engine{k: o.K, u: newUnfolding(), rootObj: -1, byObj: map[int32][]*node{}, objs: map[int32]*access{}, histBuf: map[int32][]access{}}
+	e := &Engine{k: o.K, u: newUnfolding(), rootObj: -1, objs: map[int32]*access{}}
 	e.m.Sym.Config = c.Concolic
 	return e
 }
@@ -96,17 +96,24 @@ type Engine struct {
 	// stNeed scratch space.
 	chanSteps      []chanStep
 	stDone, stNeed []int32
-	// hist, histBuf and causeBuf are scratch space of extend and causes,
+	// hist, merged and causeBuf are scratch space of extend and causes,
 	// en and opts of enabled.
-	hist         front
-	histBuf      map[int32][]access
+	hist         perObj[access]
+	merged       front
 	causeBuf, en []*node
 	opts         []engine.Choice
-	// chanCauses and cw are scratch space of chanOthers and chanWrites.
+	// chanCauses and cw are scratch space of chanOthers and chanWrites,
+	// readGs, cands, byG and pick of others.
 	chanCauses, cw []*node
-	// byObj and trailAwaits index the trail for compatibleTrail.
-	byObj       map[int32][]*node
+	readGs         []int32
+	cands          []cand
+	byG            [][]cand
+	pick           []int
+	// byObj and trailAwaits index the trail for compatibleTrail; fits is
+	// scratch space of spike.
+	byObj       perObj[*node]
 	trailAwaits []*node
+	fits        []*node
 	// OnComplete, when set, is called with the equivalence class (package
 	// class) of every execution that ends with every goroutine returned;
 	// OnTrace with its Mazurkiewicz trace (indep.Trace); OnBug with the
@@ -351,19 +358,23 @@ func (e *Engine) enabled(x *engine.Exec) ([]*node, *engine.Decision) {
 
 // Step implements engine.Engine.
 func (e *Engine) Step(x *engine.Exec) engine.Decision {
-	en, d := e.enabled(x)
-	if d != nil {
-		return *d
-	}
 	if e.depth < len(e.levels) && e.levels[e.depth].ev != nil {
-		// Replaying C.
+		// Replaying C. The events enabled here are in the unfolding
+		// already, found by the execution that chose this one; naming the
+		// one replayed again tells whether the program did the same.
 		pick := e.levels[e.depth].ev
-		for _, n := range en {
-			if n == pick {
-				return e.perform(x, pick)
+		if int(pick.g) < len(x.G) {
+			if g := x.G[pick.g]; g != nil && e.m.Enabled(x, g) {
+				if n, ok := e.eventOf(g, pick.choice()); ok && n == pick {
+					return e.perform(x, pick)
+				}
 			}
 		}
 		return interleave.Diverged(pick.g)
+	}
+	en, d := e.enabled(x)
+	if d != nil {
+		return *d
 	}
 	var pick *node
 	if e.reaching() {
