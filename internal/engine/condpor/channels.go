@@ -994,7 +994,8 @@ func (d *defaultPoints) late(p graph.Pos) bool {
 	return slices.ContainsFunc(d.closes, func(c graph.Pos) bool { return graph.InView(v, c) })
 }
 
-// full returns the latest point at which ci is full that fits accepts.
+// full returns the latest point at which ci is full that fits accepts
+// (any, with fits nil).
 func (d *defaultPoints) full(ci *chanInfo, fits func(defaultPair) bool) (defaultPair, bool) {
 	g := d.b.g
 	// The channel is full when the sends the default sees are cap more
@@ -1021,7 +1022,8 @@ func (d *defaultPoints) full(ci *chanInfo, fits func(defaultPair) bool) (default
 	return defaultPair{}, false
 }
 
-// empty returns the latest point at which ci is empty that fits accepts,
+// empty returns the latest point at which ci is empty that fits accepts
+// (any, with fits nil),
 // or the make's.
 func (d *defaultPoints) empty(ci *chanInfo, fits func(defaultPair) bool) defaultPair {
 	g := d.b.g
