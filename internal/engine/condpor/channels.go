@@ -1023,8 +1023,7 @@ func (d *defaultPoints) full(ci *chanInfo, fits func(defaultPair) bool) (default
 }
 
 // empty returns the latest point at which ci is empty that fits accepts
-// (any, with fits nil),
-// or the make's.
+// (any, with fits nil), or the make's.
 func (d *defaultPoints) empty(ci *chanInfo, fits func(defaultPair) bool) defaultPair {
 	g := d.b.g
 	// The channel is empty when the receives the default sees are as
