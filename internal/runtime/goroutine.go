@@ -96,29 +96,23 @@ func newWorker(d *driver) *worker {
 		// goroutine that the registry would take for a worker.
 		defer unregister(key)
 		defer w.end()
-		w.loop()
-	})
-	return w
-}
-
-// loop runs the goroutines given to w until the driver stops it.
-func (w *worker) loop() {
-	d := w.d
-	if d.stopping {
-		return
-	}
-	// The driver could not know id before this first switch.
-	w.g.x.curID.Store(w.id)
-	for {
-		g := w.g
-		g.run()
-		w.g = nil
-		d.retire(g)
-		w.handOff(g)
 		if d.stopping {
 			return
 		}
-	}
+		// The driver could not know id before this first switch.
+		w.g.x.curID.Store(w.id)
+		for {
+			g := w.g
+			g.run()
+			w.g = nil
+			d.retire(g)
+			w.handOff(g)
+			if d.stopping {
+				return
+			}
+		}
+	})
+	return w
 }
 
 // end ends w's coroutine, stopped by the driver; or, in the middle of the
@@ -184,10 +178,30 @@ func (w *worker) successor(g *goroutine) *fiber {
 }
 
 // handOff passes the turn from w, whose goroutine g parks or ended, to
-// its successor, and returns when w has the turn again.
+// its successor, and returns when w has the turn again. It is switchTo
+// written out: a frame less on the stacks of the parked goroutines, which
+// the Go runtime walks when it grows them.
 func (w *worker) handOff(g *goroutine) {
-	if to := w.successor(g); to != nil {
-		w.d.switchTo(&w.fiber, to)
+	to := w.successor(g)
+	if to == nil {
+		return
+	}
+	d := w.d
+	d.want = to
+	for {
+		s := to.at
+		w.at = s
+		if s.nextDue {
+			s.nextDue = false
+			s.next()
+		} else {
+			s.nextDue = true
+			s.yield(struct{}{})
+		}
+		if d.want == &w.fiber {
+			return
+		}
+		to = d.want
 	}
 }
 
