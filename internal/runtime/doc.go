@@ -1,11 +1,11 @@
 // Package runtime runs a program under the checker, one execution at a time.
 //
 // Every modelled goroutine runs on a coroutine (iter.Pull): exactly one runs
-// at a time, and a switch from one to another costs two coroutine switches
-// through the driver, about half of a handoff through channels (see
-// BenchmarkHandoff). A goroutine that reaches a visible operation asks the
-// engine what happens next; when the engine lets it continue, no switch
-// happens at all.
+// at a time, and a switch from one to another is one coroutine switch,
+// straight from one to the next (see switchTo), a quarter of a handoff
+// through channels (see BenchmarkRawHandoff). A goroutine that reaches a
+// visible operation asks the engine what happens next; when the engine lets
+// it continue, no switch happens at all.
 //
 // Coroutines are kept in a pool across executions: a goroutine that returns
 // frees its coroutine for the next spawn, so an execution allocates almost

@@ -117,9 +117,6 @@ func Run(body func(), cfg Config) *Report {
 		r.Elapsed = time.Since(d.start)
 		return r
 	}
-	for _, w := range d.idle {
-		w.stop()
-	}
 	d.report.Elapsed = time.Since(d.start)
 	return &d.report
 }
@@ -151,9 +148,18 @@ type driver struct {
 	// epoch is that of the execution whose goroutines run, 0 between
 	// executions: other checks read it to know whether an object bound to
 	// it is in use (see execution.claim).
-	epoch        atomic.Uint64
-	names        *Names
-	idle         []*worker
+	epoch atomic.Uint64
+	names *Names
+	// fiber is the driver's goroutine when it waits for the execution's
+	// goroutines; want is the fiber whose turn it is (see switchTo).
+	fiber fiber
+	want  *fiber
+	// stopping is set when the check is over and its workers end.
+	stopping bool
+	idle     []*worker
+	// ended holds the workers whose coroutines ended in the middle of
+	// the check, which wait for it to end (see worker.end).
+	ended        []*worker
 	freeG        []*goroutine
 	x            *execution
 	phase        phase
@@ -188,30 +194,47 @@ type driver struct {
 	unwinding atomic.Bool
 }
 
-// main runs the loop, restarting it on a new goroutine when runtime.Goexit
-// in the program unwinds this one (iter.Pull propagates a coroutine's
-// Goexit to its caller).
+// main runs the loop, then stops the idle workers.
 func (d *driver) main(done chan struct{}) {
-	normal := false
+	defer close(done)
 	defer func() {
 		if r := recover(); r != nil {
 			// The engine failed between two executions (Begin, End): a
 			// bug of weft's, which ends the check with an internal error
 			// instead of crashing the process the check runs in.
 			d.internalError(fmt.Sprintf("%v\n%s", r, debug.Stack()))
-			normal = true
 		}
-		if !normal {
-			if d.abandoned.Load() {
-				return
-			}
-			go d.main(done)
-			return
+		if !d.abandoned.Load() {
+			d.stop()
 		}
-		close(done)
 	}()
 	d.loop()
-	normal = true
+}
+
+// stop ends the coroutines of the idle workers, and of those that ended
+// in the middle of the check (see worker.end). A worker that ends wakes
+// the fiber parked in its slot, which may be another worker: that one
+// passes the turn back to the driver (see switchTo), or ends at once when
+// the end is a panic, and the others end when their turn comes.
+func (d *driver) stop() {
+	d.stopping = true
+	for _, w := range append(d.idle, d.ended...) {
+		if !w.over {
+			d.endWorker(w)
+		}
+	}
+}
+
+// endWorker hands the turn to w, which ends, until it comes back.
+func (d *driver) endWorker(w *worker) {
+	defer func() {
+		if r := recover(); r != nil {
+			if _, ok := r.(slotClosed); !ok {
+				panic(r)
+			}
+		}
+	}()
+	d.switchTo(&d.fiber, &w.fiber)
 }
 
 func (d *driver) loop() {
@@ -317,12 +340,11 @@ func (d *driver) drive() {
 		x.next = nil
 		x.cur = g
 		x.curID.Store(g.w.id)
-		g.w.resume()
+		// The goroutines pass the turn from one to the next, and back to
+		// the driver when none is next.
+		d.switchTo(&d.fiber, &g.w.fiber)
 		if d.abandoned.Load() {
 			return
-		}
-		if g.exited {
-			d.retire(g)
 		}
 	}
 	if !x.over {
@@ -346,11 +368,11 @@ func (d *driver) abort() {
 		}
 		x.cur = g
 		x.curID.Store(g.w.id)
-		g.w.resume()
+		// It unwinds, retires its worker and hands the turn back.
+		d.switchTo(&d.fiber, &g.w.fiber)
 		if d.abandoned.Load() {
 			return
 		}
-		d.retire(g)
 	}
 	d.live.Store(nil)
 	d.epoch.Store(0)

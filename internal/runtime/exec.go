@@ -24,7 +24,8 @@ type execution struct {
 	gs       []*goroutine // by id
 	cur      *goroutine   // the goroutine holding the turn
 	curID    atomic.Int64 // the Go id of cur's worker, for the watchdog
-	next     *goroutine   // the goroutine the driver resumes next
+	next     *goroutine   // the goroutine the turn goes to next (see successor)
+	spawner  *goroutine   // the goroutine that discovers another (see discover)
 	sched    []engine.Choice
 	failed   *engine.Choice // the operation that is the bug, if any
 	tracer   *tracer
@@ -213,12 +214,10 @@ func (x *execution) spawn(h *goroutine, id int32) bool {
 func (x *execution) discover(c *goroutine) bool {
 	cur, id := x.cur, x.curID.Load()
 	c.discovering = true
+	x.spawner = cur
 	x.cur = c
 	x.curID.Store(c.w.id)
-	c.w.resume()
-	if c.exited {
-		x.d.retire(c)
-	}
+	x.d.switchTo(&cur.w.fiber, &c.w.fiber)
 	x.cur = cur
 	x.curID.Store(id)
 	return !x.over && !x.d.abandoned.Load()

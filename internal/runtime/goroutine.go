@@ -15,42 +15,194 @@ import (
 // runtime recovers it.
 type abortSignal struct{}
 
+// fiber is a goroutine that takes the turn: the driver's, or a worker's
+// coroutine. A fiber that waits is parked in a pullSlot.
+type fiber struct {
+	at *pullSlot
+}
+
+// pullSlot is a coroutine of iter.Pull used as a place to wait: switching
+// through it wakes the fiber parked in it and parks the caller there. A
+// switch goes straight from one fiber to the next, one coroutine switch
+// where resuming through the driver took two. Every worker brings its
+// coroutine as a slot; since any fiber may switch through any slot, the
+// fibers and the slots they wait in are shuffled as the turn goes round.
+type pullSlot struct {
+	next  func() (struct{}, bool)
+	yield func(struct{}) bool
+	// nextDue: the switch through it calls next, as iter.Pull requires
+	// (next and yield alternate); else yield.
+	nextDue bool
+}
+
+// slotClosed is the panic with which a worker whose coroutine ended in
+// the middle of the check (see worker.end) ends when the check is over:
+// the fiber parked in its slot, which the end wakes, would otherwise get
+// the Goexit that ended it (iter.Pull passes it on). Only the driver's
+// stop recovers it.
+type slotClosed struct{}
+
+// switchTo hands the turn from self, the calling fiber, to the fiber to,
+// and returns when the turn comes back to self. A fiber woken while the
+// turn is another's (the end of a worker woke it, see driver.stop) passes
+// it on.
+func (d *driver) switchTo(self, to *fiber) {
+	d.want = to
+	for {
+		s := to.at
+		self.at = s
+		if s.nextDue {
+			s.nextDue = false
+			s.next()
+		} else {
+			s.nextDue = true
+			s.yield(struct{}{})
+		}
+		if d.want == self {
+			return
+		}
+		to = d.want
+	}
+}
+
 // worker is a coroutine that runs modelled goroutines of one check, one
 // after another.
 type worker struct {
-	resume func() (struct{}, bool)
-	stop   func()
-	yield  func(struct{}) bool
-	d      *driver
-	g      *goroutine // the goroutine it runs, nil when idle
-	id     int64      // the Go id of the coroutine, set before it registers
-	dead   bool       // the coroutine ended (runtime.Goexit in the program)
+	fiber
+	d    *driver
+	g    *goroutine // the goroutine it runs, nil when idle
+	id   int64      // the Go id of the coroutine, set before it registers
+	dead bool       // the coroutine ended, or waits to (see end)
+	over bool       // the coroutine ended
 }
 
 func newWorker(d *driver) *worker {
 	w := &worker{d: d}
-	w.resume, w.stop = iter.Pull(func(yield func(struct{}) bool) {
-		w.yield = yield
+	s := &pullSlot{nextDue: true}
+	w.at = s
+	s.next, _ = iter.Pull(func(yield func(struct{}) bool) {
+		s.yield = yield
 		w.id = goid()
 		key := self()
 		register(key, w)
 		d.coroutines.Add(1)
-		defer d.coroutines.Add(-1)
+		defer func() {
+			// Also when a panic ends it early (see stop).
+			w.over = true
+			d.coroutines.Add(-1)
+		}()
 		// However the coroutine ends (stopped, or runtime.Goexit in the
 		// program), the Go runtime must not reuse its descriptor for a
 		// goroutine that the registry would take for a worker.
 		defer unregister(key)
-		// The driver could not know id before this first resume.
+		defer w.end()
+		if d.stopping {
+			return
+		}
+		// The driver could not know id before this first switch.
 		w.g.x.curID.Store(w.id)
 		for {
-			w.g.run()
+			g := w.g
+			g.run()
 			w.g = nil
-			if !yield(struct{}{}) {
+			d.retire(g)
+			w.handOff(g)
+			if d.stopping {
 				return
 			}
 		}
 	})
 	return w
+}
+
+// end ends w's coroutine, stopped by the driver; or, in the middle of the
+// check, when runtime.Goexit in the program ends the goroutine it runs
+// (after its End, see goroutine.exit) or weft itself fails: the coroutine
+// then waits for the check to end, the turn handed on, and ends with
+// slotClosed.
+func (w *worker) end() {
+	d := w.d
+	if d.stopping {
+		w.dead = true
+		d.want = &d.fiber
+		return
+	}
+	r := recover()
+	if d.abandoned.Load() {
+		// Nothing of the execution may move: w waits forever, as the
+		// rest of it does.
+		select {}
+	}
+	w.dead = true
+	d.ended = append(d.ended, w)
+	to := &d.fiber
+	if g := w.g; g != nil {
+		if r != nil {
+			d.internalError(fmt.Sprintf("%v\n%s", r, debug.Stack()))
+			g.x.end(engine.Ending{Kind: engine.Dropped})
+		}
+		w.g = nil
+		d.retire(g)
+		to = w.successor(g)
+	} else if r != nil {
+		d.internalError(fmt.Sprintf("%v\n%s", r, debug.Stack()))
+	}
+	if to != nil {
+		d.switchTo(&w.fiber, to)
+	}
+	d.want = &d.fiber
+	panic(slotClosed{})
+}
+
+// successor returns the fiber that the turn goes to when g, the goroutine
+// of the calling worker, parks or ends: its spawner while g is being
+// discovered, else the goroutine x.next (x.next is then cleared), else the
+// driver. It returns nil when x.next is g itself, which goes on.
+func (w *worker) successor(g *goroutine) *fiber {
+	x := g.x
+	if g.discovering {
+		g.discovering = false
+		return &x.spawner.w.fiber
+	}
+	h := x.next
+	if h == nil {
+		return &w.d.fiber
+	}
+	x.next = nil
+	if h == g {
+		return nil
+	}
+	x.cur = h
+	x.curID.Store(h.w.id)
+	return &h.w.fiber
+}
+
+// handOff passes the turn from w, whose goroutine g parks or ended, to
+// its successor, and returns when w has the turn again. It is switchTo
+// written out: a frame less on the stacks of the parked goroutines, which
+// the Go runtime walks when it grows them.
+func (w *worker) handOff(g *goroutine) {
+	to := w.successor(g)
+	if to == nil {
+		return
+	}
+	d := w.d
+	d.want = to
+	for {
+		s := to.at
+		w.at = s
+		if s.nextDue {
+			s.nextDue = false
+			s.next()
+		} else {
+			s.nextDue = true
+			s.yield(struct{}{})
+		}
+		if d.want == &w.fiber {
+			return
+		}
+		to = d.want
+	}
 }
 
 // goroutine is a modelled goroutine of one execution.
@@ -220,9 +372,10 @@ func (g *goroutine) goexit() {
 	g.finish()
 }
 
-// park hands the turn back to the driver until the goroutine is resumed.
+// park hands the turn on (see successor) until the goroutine is resumed.
 func (g *goroutine) park() {
-	if !g.w.yield(struct{}{}) || g.x.aborting {
+	g.w.handOff(g)
+	if g.x.aborting {
 		panic(abortSignal{})
 	}
 }
@@ -244,7 +397,6 @@ func (g *goroutine) op(lab *event.Label) *event.Result {
 	}
 	if g.discovering {
 		// Back to the spawner, which resumed it (see discover).
-		g.discovering = false
 		g.park()
 	} else if x.exec.Last == g.ID && x.replay(g) {
 		// g goes on.

@@ -444,10 +444,12 @@ func (e *Engine) Replay(x *engine.Exec, gr *engine.Goroutine) bool {
 	}
 	g := e.g
 	t := gr.ID
-	if int(t) >= len(g.Threads) {
+	if int(t) >= len(g.Threads) || int(t) >= len(e.cursor) {
 		return false
 	}
-	evs, i := g.Threads[t].Events, e.cursor[t]
+	// One bounds check for the cursor, read and advanced here.
+	cur := &e.cursor[t]
+	evs, i := g.Threads[t].Events, *cur
 	if int(i) >= len(evs) {
 		return false
 	}
@@ -472,11 +474,12 @@ func (e *Engine) Replay(x *engine.Exec, gr *engine.Goroutine) bool {
 	if ev.Outcome != 0 || x.Continue && ev.Lab.OKind == event.VarObj || !e.matches(ev, &gr.Pending) {
 		return false
 	}
-	e.cursor[t]++
+	*cur = i + 1
 	e.remaining--
 	switch ev.Kind {
 	case graph.Read:
-		gr.Result = event.Result{V: g.ReadValue(graph.Pos{T: t, I: i}), From: -1}
+		// The write read was executed (above): its value is this run's.
+		gr.Result = event.Result{V: g.Value(ev.RF), From: -1}
 		return true
 	case graph.Write:
 		ev.Lab = gr.Pending
@@ -508,6 +511,12 @@ func (e *Engine) matches(ev *graph.Event, l *event.Label) bool {
 	}
 	if l.Obj < 0 || isChan(l.Kind) {
 		return true // channels have locations of their own
+	}
+	// bind's first test, without its call: the object is mostly bound.
+	if int(l.Obj) < len(e.locOf) {
+		if m := e.locOf[l.Obj]; m >= 0 {
+			return m == ev.Loc
+		}
 	}
 	return e.bind(l.Obj, ev.Loc)
 }
