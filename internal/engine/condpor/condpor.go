@@ -512,11 +512,9 @@ func (e *Engine) matches(ev *graph.Event, l *event.Label) bool {
 	if l.Obj < 0 || isChan(l.Kind) {
 		return true // channels have locations of their own
 	}
-	// bind's first test, without its call: the object is mostly bound.
-	if int(l.Obj) < len(e.locOf) {
-		if m := e.locOf[l.Obj]; m >= 0 {
-			return m == ev.Loc
-		}
+	// The object is mostly bound: bind's loops only for the first time.
+	if m := e.locOfObj(l.Obj); m >= 0 {
+		return m == ev.Loc
 	}
 	return e.bind(l.Obj, ev.Loc)
 }
