@@ -40,8 +40,8 @@
 package ic
 
 import (
+	"encoding/binary"
 	"fmt"
-	"strings"
 	"sync"
 
 	"weft.dev/weft/internal/runtime"
@@ -150,12 +150,16 @@ func Analyze(n int, effects []Effect) (*Analysis, error) {
 	lock()
 	defer synth.Unlock()
 	s := &synthesis{tab: synth.tab, n: n, effects: effects}
-	key := s.key()
-	if a := synth.cache[key]; a != nil {
-		return a, nil
-	}
-	a := s.analyze()
-	synth.cache[key] = a
+	var a *Analysis
+	// The effects run with the goroutine's symbolic operations going to
+	// s, which decides their branches (see run).
+	runtime.WithSymHook(s, func() {
+		key := s.key()
+		if a = synth.cache[key]; a == nil {
+			a = s.analyze()
+			synth.cache[key] = a
+		}
+	})
 	return a, nil
 }
 
@@ -206,6 +210,8 @@ type synthesis struct {
 	// slot 0), opaque whether an effect could not be analysed.
 	paths  [][]path
 	opaque bool
+	// decide decides the branches of the run in progress.
+	decide func(sym.Term) bool
 }
 
 // path is one path of a run: its condition, its outputs (the state, then
@@ -227,8 +233,7 @@ func (s *synthesis) vars(base, n int) []sym.Term {
 // key runs every effect on fresh inputs and returns its paths' terms,
 // which determine the analysis.
 func (s *synthesis) key() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%d", s.n)
+	b := binary.AppendUvarint(nil, uint64(s.n))
 	state := s.vars(0, s.n)
 	for _, e := range s.effects {
 		ps, ok := s.run(e, s.tab.True(), state, s.vars(Base(s.n, 0), e.Args))
@@ -236,19 +241,32 @@ func (s *synthesis) key() string {
 			s.opaque = true
 		}
 		s.paths = append(s.paths, ps)
-		fmt.Fprintf(&b, "|%d", e.Args)
+		b = binary.AppendUvarint(b, uint64(e.Args))
+		b = binary.AppendUvarint(b, uint64(len(ps)))
 		for _, p := range ps {
-			fmt.Fprintf(&b, ";%d:%v:%v", p.cond, p.panics, p.out)
+			b = binary.AppendUvarint(b, uint64(p.cond)<<1|b2u(p.panics))
+			b = binary.AppendUvarint(b, uint64(len(p.out)))
+			for _, t := range p.out {
+				b = binary.AppendUvarint(b, uint64(t))
+			}
 		}
 	}
-	if s.opaque {
-		b.WriteString("|opaque")
-	}
-	return b.String()
+	b = append(b, b2u8(s.opaque))
+	return string(b)
 }
 
+func b2u(b bool) uint64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func b2u8(b bool) byte { return byte(b2u(b)) }
+
 // run returns the paths of e from the inputs, under the condition pre,
-// exploring each sequence of branch outcomes; ok is false when e could not
+// exploring each sequence of branch outcomes (the goroutine's symbolic
+// operations go to s: see Analyze); ok is false when e could not
 // be analysed (too many paths, or an operation an effect may not do).
 func (s *synthesis) run(e Effect, pre sym.Term, state, args []sym.Term) (ps []path, ok bool) {
 	todo := [][]bool{nil}
@@ -260,7 +278,7 @@ func (s *synthesis) run(e Effect, pre sym.Term, state, args []sym.Term) (ps []pa
 		}
 		p := path{cond: pre}
 		var taken []bool
-		br := branch{tab: s.tab, decide: func(t sym.Term) bool {
+		s.decide = func(t sym.Term) bool {
 			v := true
 			if len(taken) < len(prefix) {
 				v = prefix[len(taken)]
@@ -274,7 +292,7 @@ func (s *synthesis) run(e Effect, pre sym.Term, state, args []sym.Term) (ps []pa
 				p.cond = s.tab.BAnd(p.cond, s.tab.BNot(t))
 			}
 			return v
-		}}
+		}
 		misuse := false
 		func() {
 			defer func() {
@@ -283,7 +301,7 @@ func (s *synthesis) run(e Effect, pre sym.Term, state, args []sym.Term) (ps []pa
 					p.panics = true
 				}
 			}()
-			runtime.WithSymHook(br, func() { p.out = Run(e.F, s.tab, state, args) })
+			p.out = Run(e.F, s.tab, state, args)
 		}()
 		if misuse {
 			return nil, false
@@ -296,14 +314,11 @@ func (s *synthesis) run(e Effect, pre sym.Term, state, args []sym.Term) (ps []pa
 	return ps, true
 }
 
-// branch is the SymHook of a run.
-type branch struct {
-	tab    *sym.Table
-	decide func(sym.Term) bool
-}
+// Table implements runtime.SymHook.
+func (s *synthesis) Table() *sym.Table { return s.tab }
 
-func (b branch) Table() *sym.Table      { return b.tab }
-func (b branch) Branch(t sym.Term) bool { return b.decide(t) }
+// Branch implements runtime.SymHook: the run in progress decides.
+func (s *synthesis) Branch(t sym.Term) bool { return s.decide(t) }
 
 // composed is a path of two effects run one after the other: its
 // condition, the final state, and the results of the first and the second.
@@ -434,4 +449,16 @@ func (s *synthesis) inductive(i, j int, f sym.Term, x, y []sym.Term) bool {
 		}
 	}
 	return true
+}
+
+// Section is what the Lock that starts a section of a declared effect
+// tells the engine, in its label's A.P: the analysis of the monitor's
+// effects, the effect, its arguments, and the monitor's state, which
+// holds the section's pre-state when the Lock is performed (only the
+// monitor's sections change it, with its mutex held).
+type Section struct {
+	Analysis *Analysis
+	Effect   int
+	Args     []int64
+	State    []int64
 }
