@@ -30,8 +30,11 @@
 // proves instead that F is inductive: for every declared effect c and
 // every path of c, F(s, x, y) ∧ C(s, z) ⇒ F(c(s, z), x, y), an SMT query
 // per path. Then F, once true, is true in every state reachable from
-// there, which is what Def. 3 asks. A condition the solver cannot show
-// inductive is not used (Unproven): the paper's Example 4 is such a case.
+// there, which is what Def. 3 asks. When F is not inductive, the IC is
+// the largest disjunction of F's disjuncts that is (a greatest fixed
+// point), as the paper checks each constraint of an IC on its own; when
+// none is, the pair's condition is not used (Unproven): the paper's
+// Example 4 is such a case.
 //
 // Analyses are cached by the terms of the effects' paths (hash-consed in
 // one table), so that a program that builds its monitor in every execution
@@ -42,6 +45,7 @@ package ic
 import (
 	"encoding/binary"
 	"fmt"
+	"slices"
 	"sync"
 
 	"weft.dev/weft/internal/runtime"
@@ -75,10 +79,12 @@ const (
 	// Always: the two orders agree from every state (F is valid).
 	Always
 	// When: the orders agree where the IC holds, and every declared
-	// effect preserves it.
+	// effect preserves it: the IC is F, or the largest part of F made of
+	// its disjuncts that the effects preserve.
 	When
-	// Unproven: the orders agree where the IC holds, but the solver could
-	// not show that every declared effect preserves it; it is not used.
+	// Unproven: the orders agree where F holds, but the solver could
+	// show no part of it that every declared effect preserves; it is not
+	// used.
 	Unproven
 )
 
@@ -353,16 +359,17 @@ func (s *synthesis) compose(a, b int, state, x, y []sym.Term) ([]composed, bool)
 	return cs, true
 }
 
-// ic returns F for effects a (arguments x) and b (arguments y) from the
-// state, or false when a run could not be analysed.
-func (s *synthesis) ic(a, b int, state, x, y []sym.Term) sym.Term {
+// ic returns the disjuncts of F for effects a (arguments x) and b
+// (arguments y) from the state, those the constructors do not fold to
+// false; none when a run could not be analysed.
+func (s *synthesis) ic(a, b int, state, x, y []sym.Term) []sym.Term {
 	tab := s.tab
 	ab, ok1 := s.compose(a, b, state, x, y)
 	ba, ok2 := s.compose(b, a, state, y, x)
 	if !ok1 || !ok2 {
-		return tab.False()
+		return nil
 	}
-	f := tab.False()
+	var ds []sym.Term
 	for _, p := range ab {
 		for _, q := range ba {
 			// q ran b first: its first results are b's.
@@ -370,8 +377,19 @@ func (s *synthesis) ic(a, b int, state, x, y []sym.Term) sym.Term {
 			c = tab.BAnd(c, s.equal(p.state, q.state))
 			c = tab.BAnd(c, s.equal(p.first, q.second))
 			c = tab.BAnd(c, s.equal(p.second, q.first))
-			f = tab.BOr(f, c)
+			if v, ok := tab.IsBoolConst(c); !ok || v {
+				ds = append(ds, c)
+			}
 		}
+	}
+	return ds
+}
+
+// or returns the disjunction of ds.
+func (s *synthesis) or(ds []sym.Term) sym.Term {
+	f := s.tab.False()
+	for _, d := range ds {
+		f = s.tab.BOr(f, d)
 	}
 	return f
 }
@@ -403,17 +421,19 @@ func (s *synthesis) analyze() *Analysis {
 	for i := range s.effects {
 		for j := range s.effects {
 			x, y := s.vars(Base(s.n, 0), a.args[i]), s.vars(Base(s.n, 1), a.args[j])
-			f := s.ic(i, j, state, x, y)
+			ds := s.ic(i, j, state, x, y)
+			f := s.or(ds)
 			p := Pair{IC: f}
 			switch {
 			case !s.holds(f):
 				p.Kind = Never
 			case !s.holds(s.tab.BNot(f)):
 				p.Kind = Always
-			case s.inductive(i, j, f, x, y):
-				p.Kind = When
 			default:
 				p.Kind = Unproven
+				if ind := s.inductive(ds); len(ind) > 0 {
+					p.Kind, p.IC = When, s.or(ind)
+				}
 			}
 			a.pairs[i*len(s.effects)+j] = p
 		}
@@ -428,27 +448,123 @@ func (s *synthesis) holds(cs ...sym.Term) bool {
 	return err != nil || r != smt.Unsat
 }
 
-// inductive reports whether every path of every declared effect, with any
-// arguments, keeps the IC f of effects i and j (arguments x and y) true.
-func (s *synthesis) inductive(i, j int, f sym.Term, x, y []sym.Term) bool {
+// inductive returns the disjuncts of the largest inductive part of the
+// disjunction of ds that is a disjunction of some of them: every path of
+// every declared effect, with any arguments, from a state where one of
+// them holds, leads to a state where one of them holds. It is the
+// greatest fixed point: a disjunct is dropped when a path leads from it
+// out of the disjunction of those left, until none is. The paper's ICs
+// are a set of constraints, each checked for uniformity on its own (its
+// Def. 4); a union of inductive conditions is inductive, and a condition
+// that is inductive only with others (resolved, or equal arguments: each
+// path from the second leads to the first) is kept by the fixed point.
+func (s *synthesis) inductive(ds []sym.Term) []sym.Term {
+	var steps []path
 	for _, e := range s.effects {
 		cs, ok := s.run(e, s.tab.True(), s.vars(0, s.n), s.vars(Base(s.n, 2), e.Args))
 		if !ok {
-			return false
+			return nil
 		}
 		for _, c := range cs {
-			if c.panics {
-				// It ends the execution with the mutex locked: no state
-				// follows.
-				continue
-			}
-			after := s.ic(i, j, c.out[:s.n], x, y)
-			if s.holds(f, c.cond, s.tab.BNot(after)) {
-				return false
+			// A path that panics ends the execution with the mutex
+			// locked: no state follows.
+			if !c.panics {
+				steps = append(steps, c)
 			}
 		}
 	}
-	return true
+	live := slices.Clone(ds)
+	for changed := true; changed && len(live) > 0; {
+		changed = false
+		f := s.or(live)
+		for k := 0; k < len(live); k++ {
+			for _, c := range steps {
+				if s.holds(live[k], c.cond, s.tab.BNot(s.subst(f, c.out[:s.n]))) {
+					live = slices.Delete(live, k, k+1)
+					k--
+					changed = true
+					break
+				}
+			}
+		}
+	}
+	return live
+}
+
+// subst returns x with the state variables 0 to len(state)-1 replaced by
+// the terms state.
+func (s *synthesis) subst(x sym.Term, state []sym.Term) sym.Term {
+	tab := s.tab
+	memo := map[sym.Term]sym.Term{}
+	var walk func(sym.Term) sym.Term
+	walk = func(t sym.Term) sym.Term {
+		if r, ok := memo[t]; ok {
+			return r
+		}
+		n := tab.Node(t)
+		var r sym.Term
+		switch n.Op {
+		case sym.OpFalse, sym.OpTrue, sym.OpConst:
+			r = t
+		case sym.OpVar:
+			r = t
+			if id := int(n.Value); id < len(state) {
+				r = state[id]
+			}
+		default:
+			var a [3]sym.Term
+			for i := range n.Op.Arity() {
+				a[i] = walk(n.Args[i])
+			}
+			r = rebuild(tab, n.Op, a)
+		}
+		memo[t] = r
+		return r
+	}
+	return walk(x)
+}
+
+// rebuild applies op to the operands a with tab's constructors.
+func rebuild(tab *sym.Table, op sym.Op, a [3]sym.Term) sym.Term {
+	switch op {
+	case sym.OpAdd:
+		return tab.Add(a[0], a[1])
+	case sym.OpSub:
+		return tab.Sub(a[0], a[1])
+	case sym.OpMul:
+		return tab.Mul(a[0], a[1])
+	case sym.OpDiv:
+		return tab.Div(a[0], a[1])
+	case sym.OpRem:
+		return tab.Rem(a[0], a[1])
+	case sym.OpNeg:
+		return tab.Neg(a[0])
+	case sym.OpAnd:
+		return tab.And(a[0], a[1])
+	case sym.OpOr:
+		return tab.Or(a[0], a[1])
+	case sym.OpXor:
+		return tab.Xor(a[0], a[1])
+	case sym.OpShl:
+		return tab.Shl(a[0], a[1])
+	case sym.OpShr:
+		return tab.Shr(a[0], a[1])
+	case sym.OpIte:
+		return tab.Ite(a[0], a[1], a[2])
+	case sym.OpEq:
+		return tab.Eq(a[0], a[1])
+	case sym.OpLt:
+		return tab.Lt(a[0], a[1])
+	case sym.OpLe:
+		return tab.Le(a[0], a[1])
+	case sym.OpNot:
+		return tab.BNot(a[0])
+	case sym.OpBAnd:
+		return tab.BAnd(a[0], a[1])
+	case sym.OpBOr:
+		return tab.BOr(a[0], a[1])
+	}
+	panic(fmt.Sprintf("ic: no constructor for %v", op))
 }
 
 // Section is what the Lock that starts a section of a declared effect

@@ -153,6 +153,33 @@ func TestKinds(t *testing.T) {
 		}
 	}
 
+	// A counter that saturates at 3 and says whether it was full: two
+	// increments agree from c <= 1 and from c >= 3, but only the latter
+	// stays true (an increment from 1 leaves 2).
+	saturate := func(s, _ []sym.Int) []sym.Int {
+		if s[0].Lt(sym.Const(3)).Eval() {
+			s[0] = s[0].Add(sym.Const(1))
+			return []sym.Int{sym.Const(0)}
+		}
+		return []sym.Int{sym.Const(1)}
+	}
+	sat, err := ic.Analyze(1, []ic.Effect{{F: saturate}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if k := sat.Pair(0, 0).Kind; k != ic.When {
+		t.Fatalf("two saturating increments are %v, want when", k)
+	}
+	tab := ic.Table()
+	if c := tab.Var(0); !equivalent(t, sat.Pair(0, 0).IC, tab.Ge(c, tab.Const(3))) {
+		t.Error("the IC of two saturating increments is not c >= 3")
+	}
+	for c, want := range map[int64]bool{0: false, 1: false, 2: false, 3: true, 7: true} {
+		if got := sat.Commute(0, 0, []int64{c}, nil, nil); got != want {
+			t.Errorf("saturating increments from %d: commute %v, want %v", c, got, want)
+		}
+	}
+
 	alone, err := ic.Analyze(2, []ic.Effect{{F: resolve, Args: 1}})
 	if err != nil {
 		t.Fatal(err)
