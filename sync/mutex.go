@@ -1,6 +1,7 @@
 // Package sync provides modelled counterparts of the standard library's
 // sync package: Mutex, RWMutex, WaitGroup, Once, Cond, Locker, Map and
-// Pool, and OnceFunc, OnceValue and OnceValues. Swapping the import
+// Pool, and OnceFunc, OnceValue and OnceValues; and Monitor, critical
+// sections whose effects weft can analyse (see Monitor). Swapping the import
 // ("sync" for "weft.dev/weft/sync") is all it takes to put existing code
 // under the checker. Zero values are ready to use, and values must not be
 // copied after first use.

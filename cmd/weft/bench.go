@@ -42,8 +42,11 @@ MPAT/k, MPC/producers,workers, PI/n, POL/writers,rounds, SSBEXP/k) run
 with condpor, sdpor, qpor and qpor:k=1,2,3 and show DPU's figures. The
 rows of the CDPOR paper (PiSum/n, Reg/n, MS/n, DBP/transfers,audits: Go
 shapes of its Pi, Reg, MS and DBP, whose commuting critical sections are
-declared with sync.Mutex.LockCommuting) run with condpor, sdpor, mpor,
-qpor and cdpor and show what the paper says of them.
+declared with sync.Mutex.LockCommuting; Fig1Synth, BB/producers,consumers,
+capacity, Resolve/n and Quota/clients,tickets, whose sections are a
+sync.Monitor's effects, with ICs that cdpor synthesizes) run with
+condpor, sdpor, mpor, qpor and cdpor and show what the paper says of
+them.
 
 With more than one engine in -engine (e.g. -engine condpor,sdpor,mpor),
 weft bench prints one comparison table per program and size instead: for
