@@ -19,7 +19,9 @@ import (
 // where it holds (see the package documentation of weft's
 // internal/engine/cdpor). The other engines see a mutex and explore every
 // order. The section runs the effect itself on the state, so that what
-// weft analyses is what the program does.
+// weft analyses is what the program does. A monitor is made in the check
+// (each execution its own): unlike a Mutex, one made outside would carry
+// its state from one execution to the next.
 //
 // A register that the first of several goroutines resolves is a Monitor
 // of two integers (resolved, value) with one effect: if not resolved,
