@@ -95,9 +95,10 @@ func (k Kind) String() string {
 // Pair is the IC of two effects a and b, a first.
 type Pair struct {
 	Kind Kind
-	// IC is F, a Bool term over the state (variables 0 to n-1, n the size
-	// of the state), a's arguments (variables from Base(n, 0)) and b's
-	// (from Base(n, 1)).
+	// IC is the condition, a Bool term over the state (variables 0 to
+	// n-1, n the size of the state), a's arguments (variables from
+	// Base(n, 0)) and b's (from Base(n, 1)): F, or for When the part of F
+	// that the effects preserve.
 	IC sym.Term
 }
 
@@ -117,9 +118,16 @@ const maxArgs = 1 << 10
 // steps over) for a state of n integers.
 func Base(n, k int) int { return n + k*maxArgs }
 
-// maxPaths bounds the paths of a run of one effect, or of two composed;
-// an effect with more is not analysed.
-const maxPaths = 256
+// maxPaths bounds the paths of a run of one effect, or of two composed,
+// and maxBranches the branches of one path (a loop on a symbolic bound
+// has paths of every length); an effect with more is not analysed.
+const (
+	maxPaths    = 256
+	maxBranches = 64
+)
+
+// tooLong is the panic that ends a path of more than maxBranches.
+type tooLong struct{}
 
 // synth holds the table of every analysis's terms, the solver, and the
 // analyses by the terms of their effects' paths, behind a lock: analyses
@@ -169,7 +177,7 @@ func Analyze(n int, effects []Effect) (*Analysis, error) {
 	return a, nil
 }
 
-// Pair returns the IC of effects a and b, a first.
+// Pair returns the IC of effects i and j, i first.
 func (a *Analysis) Pair(i, j int) Pair { return a.pairs[i*len(a.args)+j] }
 
 // Commute reports whether sections of effects i (with arguments x) and j
@@ -285,6 +293,9 @@ func (s *synthesis) run(e Effect, pre sym.Term, state, args []sym.Term) (ps []pa
 		p := path{cond: pre}
 		var taken []bool
 		s.decide = func(t sym.Term) bool {
+			if len(taken) == maxBranches {
+				panic(tooLong{})
+			}
 			v := true
 			if len(taken) < len(prefix) {
 				v = prefix[len(taken)]
@@ -304,6 +315,8 @@ func (s *synthesis) run(e Effect, pre sym.Term, state, args []sym.Term) (ps []pa
 			defer func() {
 				if r := recover(); r != nil {
 					_, misuse = r.(runtime.EffectMisuse)
+					_, long := r.(tooLong)
+					misuse = misuse || long
 					p.panics = true
 				}
 			}()

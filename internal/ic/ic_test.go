@@ -213,8 +213,8 @@ func TestCached(t *testing.T) {
 	}
 }
 
-// TestMisuse checks that an effect that needs a check (a new input) is not
-// analysed: its pairs never commute.
+// TestMisuse checks that an effect that needs a check (a new input), or
+// that has too many paths, is not analysed: its pairs never commute.
 func TestMisuse(t *testing.T) {
 	bad := func(s, _ []sym.Int) []sym.Int {
 		s[0] = sym.NewInt("x")
@@ -226,5 +226,20 @@ func TestMisuse(t *testing.T) {
 	}
 	if k := a.Pair(0, 1).Kind; k != ic.Never {
 		t.Errorf("pair of effects that make inputs is %v, want never", k)
+	}
+	// A loop on a symbolic bound has paths of every length: it is not
+	// analysed, and the analysis ends.
+	count := func(s, _ []sym.Int) []sym.Int {
+		for s[0].Gt(sym.Const(0)).Eval() {
+			s[0] = s[0].Sub(sym.Const(1))
+		}
+		return nil
+	}
+	loop, err := ic.Analyze(1, effects(count, count))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if k := loop.Pair(0, 1).Kind; k != ic.Never {
+		t.Errorf("pair of loops is %v, want never", k)
 	}
 }
