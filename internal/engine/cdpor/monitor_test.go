@@ -73,10 +73,10 @@ func effectIndex(name string) int {
 }
 
 // monitorOp is an operation of a monitor program: a section of an effect
-// with an argument, or a store to an atomic (the interference of other
-// code).
+// with an argument, a store to an atomic (the interference of other
+// code), or an assertion on the goroutine's last result.
 type monitorOp struct {
-	effect int // -1: a store of v to the atomic y
+	effect int // -1: a store of v to the atomic y; -2: assert last != v
 	v      int64
 }
 
@@ -98,8 +98,10 @@ func (p monitorProgram) String() string {
 	for i, g := range p.gs {
 		fmt.Fprintf(&b, "g%d:", i+1)
 		for _, o := range g {
-			if o.effect < 0 {
+			if o.effect == -1 {
 				fmt.Fprintf(&b, " y=%d;", o.v)
+			} else if o.effect == -2 {
+				fmt.Fprintf(&b, " assert last != %d;", o.v)
 			} else {
 				fmt.Fprintf(&b, " %s(%d);", effects[o.effect].name, o.v)
 			}
@@ -125,13 +127,19 @@ func (p monitorProgram) body() func() {
 		for _, ops := range p.gs {
 			gs = append(gs, weft.Go(func() {
 				var out atomic.Int64
+				var last int64
 				for _, o := range ops {
-					if o.effect < 0 {
+					switch o.effect {
+					case -1:
 						y.Store(o.v)
+						continue
+					case -2:
+						weft.Assert(last != o.v, "last result %d", last)
 						continue
 					}
 					for _, r := range decl[o.effect].Do(o.v) {
 						out.Store(r)
+						last = r
 					}
 				}
 			}))
@@ -211,9 +219,10 @@ func TestResolve(t *testing.T) {
 
 // TestRandomMonitors compares cdpor with dfs on random programs of
 // sections of declared effects on one monitor, from random initial
-// states, beside stores to an atomic: the same final states (every
-// section's results, the final state) and bug kinds, never more
-// executions than sdpor.
+// states, beside stores to an atomic and assertions on the sections'
+// results: the same final states (every section's results, the final
+// state), bug kinds and classes of bug endings, never more executions
+// than sdpor.
 func TestRandomMonitors(t *testing.T) {
 	rng := rand.New(rand.NewPCG(41, 42))
 	pool := []int{effectIndex("p"), effectIndex("q"), effectIndex("r"), effectIndex("resolve"), effectIndex("addIf"), effectIndex("saturate"), effectIndex("set")}
@@ -234,8 +243,11 @@ func TestRandomMonitors(t *testing.T) {
 		for i := range p.gs {
 			for range 1 + rng.IntN(2) {
 				o := monitorOp{effect: p.declared[rng.IntN(len(p.declared))], v: int64(rng.IntN(3) - 1)}
-				if rng.IntN(6) == 0 {
+				switch rng.IntN(8) {
+				case 0:
 					o.effect = -1
+				case 1:
+					o.effect = -2
 				}
 				p.gs[i] = append(p.gs[i], o)
 				ops++
