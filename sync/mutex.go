@@ -73,7 +73,8 @@ func (m *Mutex) Lock() {
 // explore them all (see the package documentation of weft's
 // internal/engine/cdpor); to the other engines it is Lock. The declaration
 // is a claim that weft does not check: where it is false, cdpor misses the
-// executions that show the order.
+// executions that show the order. A Monitor's sections are the checked
+// alternative: weft finds with its solver when they commute.
 func (m *Mutex) LockCommuting(class int) {
 	if class < 1 || class > math.MaxInt32 {
 		msg := fmt.Sprintf("Mutex.LockCommuting(%d): the class must be from 1 to %d", class, math.MaxInt32)
