@@ -30,7 +30,10 @@
 // proves instead that F is inductive: for every declared effect c and
 // every path of c, F(s, x, y) ∧ C(s, z) ⇒ F(c(s, z), x, y), an SMT query
 // per path. Then F, once true, is true in every state reachable from
-// there, which is what Def. 3 asks. When F is not inductive, the IC is
+// there, which is what Def. 3 asks. It subsumes the paper's Def. 4 with W
+// the variables the declared effects write: an effect that writes none
+// of F's variables preserves it, and one that writes them may too (a
+// resolved flag that is only ever set). When F is not inductive, the IC is
 // the largest disjunction of F's disjuncts that is (a greatest fixed
 // point), as the paper checks each constraint of an IC on its own; when
 // none is, the pair's condition is not used (Unproven): the paper's
