@@ -60,12 +60,14 @@
 // The synthesized ICs are conditions on a monitor's state, used only
 // under transitive uniformity (the paper's Def. 3). The paper's sufficient
 // condition, that no enabled block may write the constraint's variables,
-// needs its W; a monitor gives another one. Its state is changed by its declared effects only (it is the
-// monitor's, which only Effect.Do touches, with its mutex held), so
-// package ic proves with the solver that every declared effect, with any
-// arguments, keeps the condition true (it is inductive), and does not use
-// a condition it cannot prove so (the pair stays dependent: Example 4's q
-// and r, whose condition p's x++ breaks). An inductive condition that
+// needs its W; a monitor gives another one. Its state is changed by its
+// declared effects only (it is the monitor's, which only Effect.Do
+// touches, with its mutex held), so package ic proves with the solver
+// that every declared effect, with any arguments, keeps the condition
+// true (it is inductive), or else keeps the largest part of it made of
+// its disjuncts, which is then the condition, and does not use one it
+// cannot prove so (the pair stays dependent: Example 4's q and r, whose
+// condition p's x++ breaks). An inductive condition that
 // holds in a state holds in every state reachable from it, whatever runs:
 // that is Def. 3. The engine evaluates it in the pre-states of both
 // sections, as noted when their Locks were performed (Note reads the
