@@ -58,9 +58,10 @@ type config struct {
 // (sleep-set blocked) executions, counted in Result.Redundant. "cdpor"
 // (constrained DPOR) is sdpor exploring by conditional independence:
 // stores of the same value commute, and so do the critical sections that
-// sync.Mutex.LockCommuting declares commuting; it explores, for every
-// trace, an execution that reaches the same state, never more executions
-// than sdpor.
+// sync.Mutex.LockCommuting declares commuting, and the sections of a
+// sync.Monitor's effects under the condition that weft synthesizes for
+// them with its SMT solver; it explores, for every trace, an execution
+// that reaches the same state, never more executions than sdpor.
 func WithEngine(name string) Option { return func(c *config) { c.engine = name } }
 
 // WithMaxExecutions stops the exploration after n executions; the result is

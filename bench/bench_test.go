@@ -40,7 +40,7 @@ func small(b *Benchmark, e Engine) bool {
 			return false
 		}
 		return true
-	case "PiSum", "Reg", "MS", "DBP":
+	case "PiSum", "Reg", "MS", "DBP", "BB", "Resolve", "Quota":
 		// mpor's dead ends grow much faster than the traces: 185540
 		// for the 720 of DBP(4,2).
 		if e == MPOR {

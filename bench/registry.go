@@ -60,6 +60,37 @@ func pow(b, e int) int { return int(math.Pow(float64(b), float64(e))) }
 
 func binomial(n, k int) int { return factorial(n) / (factorial(k) * factorial(n-k)) }
 
+// runs returns the number of Mazurkiewicz traces of p events that commute
+// with each other and q that commute with each other, every one of the
+// first dependent with every one of the second: the words of alternating
+// runs, each run an ordered block of a partition of its events.
+func runs(p, q int) int {
+	n := 0
+	for kp := 1; kp <= p; kp++ {
+		for kq := max(1, kp-1); kq <= min(q, kp+1); kq++ {
+			ways := onto(p, kp) * onto(q, kq)
+			if kp == kq {
+				ways *= 2 // either kind first
+			}
+			n += ways
+		}
+	}
+	return n
+}
+
+// onto returns the number of maps of n elements onto k ordered blocks.
+func onto(n, k int) int {
+	s := 0 // inclusion-exclusion
+	for j := 0; j <= k; j++ {
+		t := binomial(k, j) * pow(k-j, n)
+		if j%2 == 1 {
+			t = -t
+		}
+		s += t
+	}
+	return s
+}
+
 // catalan returns the n-th Catalan number.
 func catalan(n int) int { return binomial(2*n, n) / (n + 1) }
 
@@ -693,5 +724,21 @@ func syco(r *reg) {
 	for _, x := range [][2]int{{3, 1}, {4, 2}, {5, 2}, {6, 2}} {
 		add("DBP", x[:], factorial(x[0]+x[1]), factorial(x[1])*pow(x[1]+1, x[0]), gains,
 			func() func() { return Database(x[0], x[1]) })
+	}
+	// The sections declared as a monitor's effects, whose ICs cdpor
+	// synthesizes.
+	add("Fig1Synth", nil, 6, 4, "as Fig1; weft synthesizes I(p,r) = true and finds q's ICs not uniform", Fig1Synth)
+	for _, x := range [][3]int{{2, 2, 1}, {3, 3, 2}, {4, 4, 2}} {
+		add("BB", x[:], factorial(x[0]+x[1]), runs(x[0], x[1]),
+			gains+"; BB is the only program with sleep sequences (peak 22 at BB(11))",
+			func() func() { return BoundedBuffer(x[0], x[1], x[2]) })
+	}
+	for _, n := range []int{4, 6, 8} {
+		add("Resolve", []int{n}, factorial(n), n, "not in the paper: a uniform IC on the state (resolved)",
+			func() func() { return Resolve(n) })
+	}
+	for _, x := range [][2]int{{4, 2}, {6, 2}, {8, 3}} {
+		add("Quota", x[:], factorial(x[0]), factorial(x[0])/factorial(x[0]-x[1]), "not in the paper: a uniform IC on the state (no ticket left)",
+			func() func() { return Quota(x[0], x[1]) })
 	}
 }

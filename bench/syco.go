@@ -5,6 +5,7 @@ import (
 
 	"weft.dev/weft"
 	"weft.dev/weft/atomic"
+	"weft.dev/weft/sym"
 	"weft.dev/weft/sync"
 )
 
@@ -221,5 +222,147 @@ func SameValue() func() {
 		x.Load()
 		p.Join()
 		q.Join()
+	}
+}
+
+// The programs below declare their critical sections as the effects of a
+// sync.Monitor, over symbolic integers, and cdpor synthesizes their ICs
+// with the SMT solver (the paper's §4.1) instead of taking a declaration:
+// a pair commutes always, never, or in the states where a condition
+// holds that every declared effect preserves (see the package
+// documentation of weft's internal/ic).
+
+// Fig1Synth is Fig1 with the blocks declared as effects on the state
+// (x, z): the solver finds that p and r always commute, and the
+// conditions of the paper's Fig. 1 for q with p (z <= -1) and with r
+// (z >= 0, z = x or z < -1), which it cannot show uniform: r writes z and
+// p writes x. cdpor explores what Fig1's declaration gives it.
+func Fig1Synth() func() {
+	return func() {
+		m := sync.NewMonitor(-2, -2) // x, z
+		p := m.Declare(0, func(s, _ []sym.Int) []sym.Int {
+			s[0] = s[0].Add(sym.Const(1))
+			return nil
+		})
+		q := m.Declare(0, func(s, _ []sym.Int) []sym.Int {
+			if s[1].Ge(sym.Const(0)).Eval() {
+				s[1] = s[0]
+			}
+			return nil
+		})
+		r := m.Declare(0, func(s, _ []sym.Int) []sym.Int {
+			s[0], s[1] = s[0].Add(sym.Const(1)), s[1].Add(sym.Const(1))
+			return nil
+		})
+		gs := []*weft.Goroutine{weft.Go(func() { p.Do() }), weft.Go(func() { q.Do() }), weft.Go(func() { r.Do() })}
+		for _, g := range gs {
+			g.Join()
+		}
+	}
+}
+
+// BoundedBuffer is the paper's BB (a producer-consumer interaction) with
+// the buffer's contents reduced to their count: p producers each put an
+// item into a buffer of capacity c, and q consumers each get one; a put
+// on a full buffer drops its item, a get from an empty one misses, and
+// the body checks the counts. Two puts always commute, and two gets; a
+// put and a get commute when the buffer is neither full nor empty (the
+// paper's IC), which the solver finds but cannot show uniform, since
+// puts fill the buffer and gets empty it: cdpor explores the orders of
+// the sections up to the order of adjacent puts and of adjacent gets
+// (14 of 24 for two of each, 230 of 720 for three), where the others
+// explore (p+q)!. (The
+// paper's CDPOR uses that IC to add sleep sequences without uniformity,
+// its lines 11 and 12, which weft does not have.)
+func BoundedBuffer(p, q, c int) func() {
+	return func() {
+		m := sync.NewMonitor(0, 0, 0) // items, dropped, missed
+		put := m.Declare(0, func(s, _ []sym.Int) []sym.Int {
+			if s[0].Lt(sym.Const(int64(c))).Eval() {
+				s[0] = s[0].Add(sym.Const(1))
+			} else {
+				s[1] = s[1].Add(sym.Const(1))
+			}
+			return nil
+		})
+		get := m.Declare(0, func(s, _ []sym.Int) []sym.Int {
+			if s[0].Gt(sym.Const(0)).Eval() {
+				s[0] = s[0].Sub(sym.Const(1))
+			} else {
+				s[2] = s[2].Add(sym.Const(1))
+			}
+			return nil
+		})
+		read := m.Declare(0, func(s, _ []sym.Int) []sym.Int { return []sym.Int{s[0], s[1], s[2]} })
+		var gs []*weft.Goroutine
+		for range p {
+			gs = append(gs, weft.Go(func() { put.Do() }))
+		}
+		for range q {
+			gs = append(gs, weft.Go(func() { get.Do() }))
+		}
+		for _, g := range gs {
+			g.Join()
+		}
+		s := read.Do()
+		weft.Assert(s[0] == int64(p)-s[1]-int64(q)+s[2] && s[0] >= 0 && s[0] <= int64(c), "items %d, dropped %d, missed %d", s[0], s[1], s[2])
+	}
+}
+
+// Resolve has n goroutines resolve a register (a promise, a first error)
+// with their ids, each in a section that resolves it if it is not yet
+// and returns its value. Which goroutine resolves first decides every
+// result; once it is resolved, two sections give the same results in
+// either order, and nothing unresolves it: a condition on the state that
+// the solver shows uniform. cdpor explores n executions, one per winner,
+// where the others explore n!.
+func Resolve(n int) func() {
+	return func() {
+		m := sync.NewMonitor(0, 0) // resolved, value
+		resolve := m.Declare(1, func(s, a []sym.Int) []sym.Int {
+			if s[0].Eq(sym.Const(0)).Eval() {
+				s[0], s[1] = sym.Const(1), a[0]
+			}
+			return []sym.Int{s[1]}
+		})
+		var gs []*weft.Goroutine
+		for id := range n {
+			gs = append(gs, weft.Go(func() {
+				v := resolve.Do(int64(id + 1))[0]
+				weft.Assert(v >= 1 && v <= int64(n), "resolved to %d", v)
+			}))
+		}
+		for _, g := range gs {
+			g.Join()
+		}
+	}
+}
+
+// Quota has n clients take a ticket from a quota of k, each in a section
+// that takes one if any is left and says whether it did. Two takes agree
+// in either order when at least two tickets are left (but that does not
+// last) and when none is (which does): cdpor explores the orders of the
+// k takes that get a ticket, n!/(n-k)!, where the others explore n!.
+func Quota(n, k int) func() {
+	return func() {
+		m := sync.NewMonitor(int64(k)) // tickets left
+		take := m.Declare(0, func(s, _ []sym.Int) []sym.Int {
+			if s[0].Gt(sym.Const(0)).Eval() {
+				s[0] = s[0].Sub(sym.Const(1))
+				return []sym.Int{sym.Const(1)}
+			}
+			return []sym.Int{sym.Const(0)}
+		})
+		got := make([]weft.Var[int64], n) // by client, so that they stay independent
+		var gs []*weft.Goroutine
+		for i := range n {
+			gs = append(gs, weft.Go(func() { got[i].Store(take.Do()[0]) }))
+		}
+		var taken int64
+		for i, g := range gs {
+			g.Join()
+			taken += got[i].Load()
+		}
+		weft.Assert(taken == int64(min(n, k)), "%d tickets taken, want %d", taken, min(n, k))
 	}
 }

@@ -5,6 +5,7 @@ import (
 
 	"weft.dev/weft"
 	"weft.dev/weft/atomic"
+	"weft.dev/weft/sym"
 	"weft.dev/weft/sync"
 )
 
@@ -55,4 +56,38 @@ func ExampleOnceValue() {
 	})
 	fmt.Println(configs)
 	// Output: map[config #1, config #1:true]
+}
+
+// A register that the first of three goroutines resolves, as a Monitor:
+// which goroutine resolves it decides every result, and once it is
+// resolved the other resolutions commute (nothing unresolves it), which
+// the cdpor engine finds with the solver. It explores one execution per
+// winner where sdpor explores every order of the three sections.
+func ExampleMonitor() {
+	body := func() {
+		m := sync.NewMonitor(0, 0) // resolved, value
+		resolve := m.Declare(1, func(s, a []sym.Int) []sym.Int {
+			if s[0].Eq(sym.Const(0)).Eval() {
+				s[0], s[1] = sym.Const(1), a[0]
+			}
+			return []sym.Int{s[1]}
+		})
+		var gs []*weft.Goroutine
+		for id := range 3 {
+			gs = append(gs, weft.Go(func() {
+				v := resolve.Do(int64(id + 1))[0]
+				weft.Assert(v >= 1 && v <= 3, "resolved to %d", v)
+			}))
+		}
+		for _, g := range gs {
+			g.Join()
+		}
+	}
+	for _, engine := range []string{"sdpor", "cdpor"} {
+		res, _ := weft.Explore(body, weft.WithEngine(engine))
+		fmt.Println(engine, res.Executions)
+	}
+	// Output:
+	// sdpor 6
+	// cdpor 3
 }

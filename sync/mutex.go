@@ -1,6 +1,7 @@
 // Package sync provides modelled counterparts of the standard library's
 // sync package: Mutex, RWMutex, WaitGroup, Once, Cond, Locker, Map and
-// Pool, and OnceFunc, OnceValue and OnceValues. Swapping the import
+// Pool, and OnceFunc, OnceValue and OnceValues; and Monitor, critical
+// sections whose effects weft can analyse (see Monitor). Swapping the import
 // ("sync" for "weft.dev/weft/sync") is all it takes to put existing code
 // under the checker. Zero values are ready to use, and values must not be
 // copied after first use.
@@ -72,7 +73,8 @@ func (m *Mutex) Lock() {
 // explore them all (see the package documentation of weft's
 // internal/engine/cdpor); to the other engines it is Lock. The declaration
 // is a claim that weft does not check: where it is false, cdpor misses the
-// executions that show the order.
+// executions that show the order. A Monitor's sections are the checked
+// alternative: weft finds with its solver when they commute.
 func (m *Mutex) LockCommuting(class int) {
 	if class < 1 || class > math.MaxInt32 {
 		msg := fmt.Sprintf("Mutex.LockCommuting(%d): the class must be from 1 to %d", class, math.MaxInt32)

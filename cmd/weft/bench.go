@@ -42,8 +42,11 @@ MPAT/k, MPC/producers,workers, PI/n, POL/writers,rounds, SSBEXP/k) run
 with condpor, sdpor, qpor and qpor:k=1,2,3 and show DPU's figures. The
 rows of the CDPOR paper (PiSum/n, Reg/n, MS/n, DBP/transfers,audits: Go
 shapes of its Pi, Reg, MS and DBP, whose commuting critical sections are
-declared with sync.Mutex.LockCommuting) run with condpor, sdpor, mpor,
-qpor and cdpor and show what the paper says of them.
+declared with sync.Mutex.LockCommuting; Fig1Synth, BB/producers,consumers,
+capacity, Resolve/n and Quota/clients,tickets, whose sections are a
+sync.Monitor's effects, with ICs that cdpor synthesizes) run with
+condpor, sdpor, mpor, qpor and cdpor and show what the paper says of
+them.
 
 With more than one engine in -engine (e.g. -engine condpor,sdpor,mpor),
 weft bench prints one comparison table per program and size instead: for
@@ -73,7 +76,7 @@ var quickRows = regexp.MustCompile(`^(` +
 	`FibBench1|FibBench2|Sigma/16|Singleton|SingletonWUP|Lazy01|BigShotS|BigShotS2|BigShotP|QueueOK/20|Stack1/5|Stack2/5|` +
 	`EXP-.*|Philosophers/[2-4],1|Philosophers/[23],2|DeadlockPhilosophers/[2-4]|MergeSort/[2-5]|BufferedChan/[2-4]|` +
 	`DISP/5,2|MPAT/4|MPC/2,5|PI/5|POL/[24],[12]|SSBEXP/[248]|` +
-	`PiSum/4|Reg/4|MS/4|DBP/3,1|Fig1|SameValue` +
+	`PiSum/4|Reg/4|MS/4|DBP/3,1|Fig1|SameValue|Fig1Synth|BB/2,2,1|Resolve/4|Quota/4,2` +
 	`)$`)
 
 // parseBench parses the arguments of weft bench.

@@ -257,6 +257,9 @@ func Yield() {
 
 // Block blocks the calling goroutine forever: Assume(false).
 func Block() {
+	if symHook() != nil {
+		panic(EffectMisuse("an assumption that fails"))
+	}
 	_, g := running("weft.Assume")
 	g.op(&event.Label{Kind: event.Block, Obj: -1})
 	g.blockForever()
@@ -265,6 +268,9 @@ func Block() {
 // Fail ends the execution with a bug of the calling goroutine. It does not
 // return.
 func Fail(kind engine.BugKind, msg string) {
+	if symHook() != nil {
+		panic(EffectMisuse("an assertion that fails"))
+	}
 	x, g := running("weft.Assert")
 	if x.tracer != nil {
 		g.pos = callerPos()
