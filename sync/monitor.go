@@ -87,7 +87,11 @@ func (e *Effect) Do(args ...int64) []int64 {
 			for i, d := range m.effects {
 				es[i] = ic.Effect{F: d.f, Args: d.args}
 			}
-			a, err := ic.Analyze(len(m.state), es)
+			z, err := ic.ForCheck()
+			if err != nil {
+				misuse(err.Error())
+			}
+			a, err := z.Analyze(len(m.state), es)
 			if err != nil {
 				misuse(err.Error())
 			}

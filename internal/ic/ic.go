@@ -39,17 +39,17 @@
 // none is, the pair's condition is not used (Unproven): the paper's
 // Example 4 is such a case.
 //
-// Analyses are cached by the terms of the effects' paths (hash-consed in
-// one table), so that a program that builds its monitor in every execution
-// synthesizes once per exploration, and evaluating a condition at run time
-// is evaluating a term, with no solver call.
+// Each check has a Synthesizer of its own, which caches the analyses by
+// the terms of the effects' paths (hash-consed in one table), so that a
+// program that builds its monitor in every execution synthesizes once per
+// check, and evaluating a condition at run time is evaluating a term, with
+// no solver call.
 package ic
 
 import (
 	"encoding/binary"
 	"fmt"
 	"slices"
-	"sync"
 
 	"weft.dev/weft/internal/runtime"
 	"weft.dev/weft/internal/smt"
@@ -107,7 +107,8 @@ type Pair struct {
 
 // Analysis is what the synthesis found of the effects of one monitor.
 type Analysis struct {
-	n     int // the size of the state
+	tab   *sym.Table // of the synthesizer that made it
+	n     int        // the size of the state
 	args  []int
 	pairs []Pair // a*len(args)+b
 }
@@ -132,49 +133,71 @@ const (
 // tooLong is the panic that ends a path of more than maxBranches.
 type tooLong struct{}
 
-// synth holds the table of every analysis's terms, the solver, and the
-// analyses by the terms of their effects' paths, behind a lock: analyses
-// are shared by the workers of an exploration and its executions.
-var synth struct {
-	sync.Mutex
+// A Synthesizer synthesizes the analyses of one check's monitors with its
+// own solver, and keeps them by the terms of their effects' paths
+// (hash-consed in one table), so that a program that builds its monitor
+// in every execution synthesizes once per check: ForCheck gives each check
+// its own. Its analyses evaluate their conditions on its table, so that
+// one check's goroutines and engine use it one at a time.
+type Synthesizer struct {
 	tab    *sym.Table
 	solver smt.Solver
 	cache  map[string]*Analysis
 }
 
-// lock takes the synthesis lock, making its table and solver at first.
-func lock() {
-	synth.Lock()
-	if synth.tab == nil {
-		s, err := smt.NewWith("builtin", smt.First)
-		if err != nil {
-			synth.Unlock()
-			panic(err)
-		}
-		synth.tab, synth.solver, synth.cache = sym.NewTable(), s, map[string]*Analysis{}
+// NewSynthesizer returns a synthesizer with a table and a solver of its
+// own.
+func NewSynthesizer() (*Synthesizer, error) {
+	s, err := smt.NewWith("builtin", smt.First)
+	if err != nil {
+		return nil, fmt.Errorf("the solver of the independence constraints: %w", err)
 	}
+	return &Synthesizer{tab: sym.NewTable(), solver: s, cache: map[string]*Analysis{}}, nil
+}
+
+// Close closes the synthesizer's solver.
+func (z *Synthesizer) Close() error { return z.solver.Close() }
+
+// Table returns the table of the analyses' terms.
+func (z *Synthesizer) Table() *sym.Table { return z.tab }
+
+// synthesizerKey names the synthesizer of a check (runtime.CheckLocal).
+type synthesizerKey struct{}
+
+// ForCheck returns the synthesizer of the running check, made at its first
+// call in the check and closed when the check ends.
+func ForCheck() (*Synthesizer, error) {
+	v := runtime.CheckLocal(synthesizerKey{}, func() any {
+		z, err := NewSynthesizer()
+		if err != nil {
+			return err
+		}
+		return z
+	})
+	if err, ok := v.(error); ok {
+		return nil, err
+	}
+	return v.(*Synthesizer), nil
 }
 
 // Analyze returns the analysis of effects over a state of n integers,
 // synthesizing it the first time these effects are met. It fails when an
 // effect takes more arguments than the package handles.
-func Analyze(n int, effects []Effect) (*Analysis, error) {
+func (z *Synthesizer) Analyze(n int, effects []Effect) (*Analysis, error) {
 	for _, e := range effects {
 		if e.Args < 0 || e.Args > maxArgs {
 			return nil, fmt.Errorf("an effect takes %d arguments, more than %d", e.Args, maxArgs)
 		}
 	}
-	lock()
-	defer synth.Unlock()
-	s := &synthesis{tab: synth.tab, n: n, effects: effects}
+	s := &synthesis{z: z, tab: z.tab, n: n, effects: effects}
 	var a *Analysis
 	// The effects run with the goroutine's symbolic operations going to
 	// s, which decides their branches (see run).
 	runtime.WithSymHook(s, func() {
 		key := s.key()
-		if a = synth.cache[key]; a == nil {
+		if a = z.cache[key]; a == nil {
 			a = s.analyze()
-			synth.cache[key] = a
+			z.cache[key] = a
 		}
 	})
 	return a, nil
@@ -205,21 +228,12 @@ func (a *Analysis) Commute(i, j int, s, x, y []int64) bool {
 	for k, v := range y {
 		m.Set(Base(a.n, 1)+k, v)
 	}
-	lock()
-	defer synth.Unlock()
-	return synth.tab.EvalBool(p.IC, m)
-}
-
-// Table returns the table of the analyses' terms, for the tests, which
-// must hold no lock of the package while they use it.
-func Table() *sym.Table {
-	lock()
-	defer synth.Unlock()
-	return synth.tab
+	return a.tab.EvalBool(p.IC, m)
 }
 
 // synthesis is the analysis of one set of effects in progress.
 type synthesis struct {
+	z       *Synthesizer
 	tab     *sym.Table
 	n       int
 	effects []Effect
@@ -425,7 +439,7 @@ func (s *synthesis) equal(xs, ys []sym.Term) sym.Term {
 
 // analyze synthesizes the IC of every ordered pair of effects.
 func (s *synthesis) analyze() *Analysis {
-	a := &Analysis{n: s.n}
+	a := &Analysis{tab: s.tab, n: s.n}
 	for _, e := range s.effects {
 		a.args = append(a.args, e.Args)
 	}
@@ -460,7 +474,7 @@ func (s *synthesis) analyze() *Analysis {
 // holds reports whether the conjunction of cs may hold: not proven
 // unsatisfiable.
 func (s *synthesis) holds(cs ...sym.Term) bool {
-	r, _, err := synth.solver.Check(s.tab, cs)
+	r, _, err := s.z.solver.Check(s.tab, cs)
 	return err != nil || r != smt.Unsat
 }
 

@@ -38,11 +38,22 @@ func effects(fs ...func(s, a []sym.Int) []sym.Int) []ic.Effect {
 	return es
 }
 
-// equivalent reports whether the Bool terms a and b of the analyses'
-// table agree on every state, under the assumptions.
-func equivalent(t *testing.T, a, b isym.Term, assume ...isym.Term) bool {
+// synthesizer returns a synthesizer that the test closes at its end.
+func synthesizer(t *testing.T) *ic.Synthesizer {
 	t.Helper()
-	tab := ic.Table()
+	z, err := ic.NewSynthesizer()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { z.Close() })
+	return z
+}
+
+// equivalent reports whether the Bool terms a and b of z's table agree on
+// every state, under the assumptions.
+func equivalent(t *testing.T, z *ic.Synthesizer, a, b isym.Term, assume ...isym.Term) bool {
+	t.Helper()
+	tab := z.Table()
 	s, err := smt.New("builtin")
 	if err != nil {
 		t.Fatal(err)
@@ -64,7 +75,8 @@ func equivalent(t *testing.T, a, b isym.Term, assume ...isym.Term) bool {
 // With Go's int64, z = MaxInt64 differs: r makes z wrap to MinInt64, so
 // that q then keeps it, and the orders agree only when x = z there.
 func TestExample6(t *testing.T) {
-	a, err := ic.Analyze(2, effects(q, r))
+	syn := synthesizer(t)
+	a, err := syn.Analyze(2, effects(q, r))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,27 +84,27 @@ func TestExample6(t *testing.T) {
 	if pair.Kind == ic.Never || pair.Kind == ic.Always {
 		t.Fatalf("I(q, r) is %v, want a condition", pair.Kind)
 	}
-	tab := ic.Table()
+	tab := syn.Table()
 	x, z := tab.Var(0), tab.Var(1)
 	paper := tab.BOr(tab.BOr(tab.Ge(z, tab.Const(0)), tab.Eq(z, x)), tab.Lt(z, tab.Const(-1)))
 	noWrap := tab.Lt(z, tab.Const(math.MaxInt64))
-	if !equivalent(t, pair.IC, paper, noWrap) {
+	if !equivalent(t, syn, pair.IC, paper, noWrap) {
 		t.Error("I(q, r) differs from the paper's below z = MaxInt64")
 	}
-	if equivalent(t, pair.IC, paper) {
+	if equivalent(t, syn, pair.IC, paper) {
 		t.Error("I(q, r) is the paper's at z = MaxInt64 too, where int64 wraps")
 	}
 	exact := tab.BOr(tab.BOr(tab.BAnd(tab.Ge(z, tab.Const(0)), noWrap), tab.Eq(z, x)), tab.Lt(z, tab.Const(-1)))
-	if !equivalent(t, pair.IC, exact) {
+	if !equivalent(t, syn, pair.IC, exact) {
 		t.Error("I(q, r) differs from the paper's with z = MaxInt64 excepted")
 	}
-	if back := a.Pair(1, 0); !equivalent(t, back.IC, pair.IC) {
+	if back := a.Pair(1, 0); !equivalent(t, syn, back.IC, pair.IC) {
 		t.Error("I(r, q) differs from I(q, r)")
 	}
 	// p writes x, which I(q, r) reads: from z = x = -1, where it holds,
 	// p makes x = 0 and it fails. With p declared, it is not uniform (the
 	// paper's Example 4).
-	withP, err := ic.Analyze(2, effects(p, q, r))
+	withP, err := syn.Analyze(2, effects(p, q, r))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,6 +125,7 @@ func TestExample6(t *testing.T) {
 // TestKinds checks the classification on pairs that always, never, and
 // uniformly conditionally commute.
 func TestKinds(t *testing.T) {
+	syn := synthesizer(t)
 	inc := func(s, _ []sym.Int) []sym.Int {
 		s[0] = s[0].Add(sym.Const(1))
 		return nil
@@ -133,7 +146,7 @@ func TestKinds(t *testing.T) {
 		}
 		return []sym.Int{s[1]}
 	}
-	a, err := ic.Analyze(2, []ic.Effect{{F: inc}, {F: set1}, {F: set2}, {F: resolve, Args: 1}})
+	a, err := syn.Analyze(2, []ic.Effect{{F: inc}, {F: set1}, {F: set2}, {F: resolve, Args: 1}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -163,15 +176,15 @@ func TestKinds(t *testing.T) {
 		}
 		return []sym.Int{sym.Const(1)}
 	}
-	sat, err := ic.Analyze(1, []ic.Effect{{F: saturate}})
+	sat, err := syn.Analyze(1, []ic.Effect{{F: saturate}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if k := sat.Pair(0, 0).Kind; k != ic.When {
 		t.Fatalf("two saturating increments are %v, want when", k)
 	}
-	tab := ic.Table()
-	if c := tab.Var(0); !equivalent(t, sat.Pair(0, 0).IC, tab.Ge(c, tab.Const(3))) {
+	tab := syn.Table()
+	if c := tab.Var(0); !equivalent(t, syn, sat.Pair(0, 0).IC, tab.Ge(c, tab.Const(3))) {
 		t.Error("the IC of two saturating increments is not c >= 3")
 	}
 	for c, want := range map[int64]bool{0: false, 1: false, 2: false, 3: true, 7: true} {
@@ -180,7 +193,7 @@ func TestKinds(t *testing.T) {
 		}
 	}
 
-	alone, err := ic.Analyze(2, []ic.Effect{{F: resolve, Args: 1}})
+	alone, err := syn.Analyze(2, []ic.Effect{{F: resolve, Args: 1}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -205,9 +218,10 @@ func TestKinds(t *testing.T) {
 // TestCached checks that analysing the same effects again, as every
 // execution of a program does, returns the analysis made the first time.
 func TestCached(t *testing.T) {
-	a, _ := ic.Analyze(2, effects(q, r))
-	b, _ := ic.Analyze(2, effects(q, r))
-	c, _ := ic.Analyze(2, effects(r, q))
+	syn := synthesizer(t)
+	a, _ := syn.Analyze(2, effects(q, r))
+	b, _ := syn.Analyze(2, effects(q, r))
+	c, _ := syn.Analyze(2, effects(r, q))
 	if a != b || a == c {
 		t.Errorf("analyses %p, %p (same effects), %p (other order): want the first two equal only", a, b, c)
 	}
@@ -216,11 +230,12 @@ func TestCached(t *testing.T) {
 // TestMisuse checks that an effect that needs a check (a new input), or
 // that has too many paths, is not analysed: its pairs never commute.
 func TestMisuse(t *testing.T) {
+	syn := synthesizer(t)
 	bad := func(s, _ []sym.Int) []sym.Int {
 		s[0] = sym.NewInt("x")
 		return nil
 	}
-	a, err := ic.Analyze(1, effects(bad, bad))
+	a, err := syn.Analyze(1, effects(bad, bad))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -235,7 +250,7 @@ func TestMisuse(t *testing.T) {
 		}
 		return nil
 	}
-	loop, err := ic.Analyze(1, effects(count, count))
+	loop, err := syn.Analyze(1, effects(count, count))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"fmt"
+	"io"
 	"runtime/debug"
 	"sync"
 	"sync/atomic"
@@ -192,6 +193,8 @@ type driver struct {
 	// unwinding is set while the driver unwinds an execution whose outcome
 	// (x.ending) is decided.
 	unwinding atomic.Bool
+	// locals holds the values of CheckLocal.
+	locals map[any]any
 }
 
 // main runs the loop, then stops the idle workers.
@@ -206,9 +209,40 @@ func (d *driver) main(done chan struct{}) {
 		}
 		if !d.abandoned.Load() {
 			d.stop()
+			d.closeLocals()
 		}
 	}()
 	d.loop()
+}
+
+// CheckLocal returns the value that the running check holds under key,
+// made by mk at the first call in the check: state that the executions of
+// one check share and that no other check sees (package ic's analyses). A
+// value that is an io.Closer is closed when the check ends. Only the
+// check's goroutines call it, one at a time.
+func CheckLocal(key any, mk func() any) any {
+	x, _ := running("weft")
+	d := x.d
+	if v, ok := d.locals[key]; ok {
+		return v
+	}
+	v := mk()
+	if d.locals == nil {
+		d.locals = map[any]any{}
+	}
+	d.locals[key] = v
+	return v
+}
+
+// closeLocals closes the values of CheckLocal that are io.Closers. An
+// abandoned check does not: its goroutines may still use them.
+func (d *driver) closeLocals() {
+	for _, v := range d.locals {
+		if c, ok := v.(io.Closer); ok {
+			c.Close()
+		}
+	}
+	d.locals = nil
 }
 
 // stop ends the coroutines of the idle workers, and of those that ended
