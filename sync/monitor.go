@@ -31,7 +31,7 @@ type Monitor struct {
 	mu       Mutex
 	state    []int64
 	effects  []*Effect
-	analysis *ic.Analysis // made at the first Do, when every effect is declared
+	declared *ic.Declared // made at the first Do, when every effect is declared
 	started  bool
 }
 
@@ -91,14 +91,14 @@ func (e *Effect) Do(args ...int64) []int64 {
 			if err != nil {
 				misuse(err.Error())
 			}
-			a, err := z.Analyze(len(m.state), es)
+			d, err := z.Declare(len(m.state), es)
 			if err != nil {
 				misuse(err.Error())
 			}
-			m.analysis = a
+			m.declared = d
 		}
 	}
-	sec := &ic.Section{Analysis: m.analysis, Effect: e.i, Args: args, State: m.state}
+	sec := &ic.Section{Effects: m.declared, Effect: e.i, Args: args, State: m.state}
 	l := event.Label{Kind: event.Lock, OKind: event.Mutex, A: event.Value{P: sec}}
 	if _, in := runtime.TryDo(&m.mu.o, l, "Effect.Do"); !in {
 		m.mu.plain.Lock()

@@ -105,12 +105,17 @@ type Pair struct {
 	IC sym.Term
 }
 
-// Analysis is what the synthesis found of the effects of one monitor.
+// Analysis is what the synthesis found of the effects of one monitor. A
+// pair is synthesized when it is first asked for (Pair): an exploration
+// meets few of the pairs of many declared effects, and each costs solver
+// calls for F and for every declared effect's paths.
 type Analysis struct {
 	tab   *sym.Table // of the synthesizer that made it
 	n     int        // the size of the state
 	args  []int
 	pairs []Pair // a*len(args)+b
+	known []bool // the pairs synthesized so far
+	s     *synthesis
 }
 
 // maxArgs bounds the arguments of an effect: its variables are laid out
@@ -184,11 +189,53 @@ func ForCheck() (*Synthesizer, error) {
 // synthesizing it the first time these effects are met. It fails when an
 // effect takes more arguments than the package handles.
 func (z *Synthesizer) Analyze(n int, effects []Effect) (*Analysis, error) {
+	if err := check(effects); err != nil {
+		return nil, err
+	}
+	return z.analyze(n, effects), nil
+}
+
+// check fails when an effect takes more arguments than the package
+// handles.
+func check(effects []Effect) error {
 	for _, e := range effects {
 		if e.Args < 0 || e.Args > maxArgs {
-			return nil, fmt.Errorf("an effect takes %d arguments, more than %d", e.Args, maxArgs)
+			return fmt.Errorf("an effect takes %d arguments, more than %d", e.Args, maxArgs)
 		}
 	}
+	return nil
+}
+
+// Declared is the effects of one monitor, analysed when an engine first
+// asks (Analysis): only cdpor does, so that the other engines, which
+// explore every order of the sections, pay nothing for the synthesis.
+type Declared struct {
+	z       *Synthesizer
+	n       int
+	effects []Effect
+	a       *Analysis
+}
+
+// Declare returns the effects over a state of n integers, to be analysed
+// by z when an engine asks. It fails as Analyze does.
+func (z *Synthesizer) Declare(n int, effects []Effect) (*Declared, error) {
+	if err := check(effects); err != nil {
+		return nil, err
+	}
+	return &Declared{z: z, n: n, effects: effects}, nil
+}
+
+// Analysis returns the analysis of the effects, synthesizing it at the
+// first call for these effects in the check.
+func (d *Declared) Analysis() *Analysis {
+	if d.a == nil {
+		d.a = d.z.analyze(d.n, d.effects)
+	}
+	return d.a
+}
+
+// analyze is Analyze for effects that check accepts.
+func (z *Synthesizer) analyze(n int, effects []Effect) *Analysis {
 	s := &synthesis{z: z, tab: z.tab, n: n, effects: effects}
 	var a *Analysis
 	// The effects run with the goroutine's symbolic operations going to
@@ -200,11 +247,18 @@ func (z *Synthesizer) Analyze(n int, effects []Effect) (*Analysis, error) {
 			z.cache[key] = a
 		}
 	})
-	return a, nil
+	return a
 }
 
 // Pair returns the IC of effects i and j, i first.
-func (a *Analysis) Pair(i, j int) Pair { return a.pairs[i*len(a.args)+j] }
+func (a *Analysis) Pair(i, j int) Pair {
+	k := i*len(a.args) + j
+	if !a.known[k] {
+		runtime.WithSymHook(a.s, func() { a.pairs[k] = a.s.pair(i, j) })
+		a.known[k] = true
+	}
+	return a.pairs[k]
+}
 
 // Commute reports whether sections of effects i (with arguments x) and j
 // (arguments y) commute uniformly in the state s: their IC is valid, or
@@ -439,36 +493,37 @@ func (s *synthesis) equal(xs, ys []sym.Term) sym.Term {
 
 // analyze synthesizes the IC of every ordered pair of effects.
 func (s *synthesis) analyze() *Analysis {
-	a := &Analysis{tab: s.tab, n: s.n}
+	a := &Analysis{tab: s.tab, n: s.n, s: s}
 	for _, e := range s.effects {
 		a.args = append(a.args, e.Args)
 	}
 	a.pairs = make([]Pair, len(s.effects)*len(s.effects))
+	a.known = make([]bool, len(a.pairs))
+	return a
+}
+
+// pair synthesizes the IC of effects i and j, i first.
+func (s *synthesis) pair(i, j int) Pair {
 	if s.opaque {
-		return a
+		return Pair{Kind: Never}
 	}
 	state := s.vars(0, s.n)
-	for i := range s.effects {
-		for j := range s.effects {
-			x, y := s.vars(Base(s.n, 0), a.args[i]), s.vars(Base(s.n, 1), a.args[j])
-			ds := s.ic(i, j, state, x, y)
-			f := s.or(ds)
-			p := Pair{IC: f}
-			switch {
-			case !s.holds(f):
-				p.Kind = Never
-			case !s.holds(s.tab.BNot(f)):
-				p.Kind = Always
-			default:
-				p.Kind = Unproven
-				if ind := s.inductive(ds); len(ind) > 0 {
-					p.Kind, p.IC = When, s.or(ind)
-				}
-			}
-			a.pairs[i*len(s.effects)+j] = p
+	x, y := s.vars(Base(s.n, 0), s.effects[i].Args), s.vars(Base(s.n, 1), s.effects[j].Args)
+	ds := s.ic(i, j, state, x, y)
+	f := s.or(ds)
+	p := Pair{IC: f}
+	switch {
+	case !s.holds(f):
+		p.Kind = Never
+	case !s.holds(s.tab.BNot(f)):
+		p.Kind = Always
+	default:
+		p.Kind = Unproven
+		if ind := s.inductive(ds); len(ind) > 0 {
+			p.Kind, p.IC = When, s.or(ind)
 		}
 	}
-	return a
+	return p
 }
 
 // holds reports whether the conjunction of cs may hold: not proven
@@ -598,13 +653,13 @@ func rebuild(tab *sym.Table, op sym.Op, a [3]sym.Term) sym.Term {
 }
 
 // Section is what the Lock that starts a section of a declared effect
-// tells the engine, in its label's A.P: the analysis of the monitor's
-// effects, the effect, its arguments, and the monitor's state, which
-// holds the section's pre-state when the Lock is performed (only the
+// tells the engine, in its label's A.P: the monitor's effects (nil
+// outside a check), the effect, its arguments, and the monitor's state,
+// which holds the section's pre-state when the Lock is performed (only the
 // monitor's sections change it, with its mutex held).
 type Section struct {
-	Analysis *Analysis
-	Effect   int
-	Args     []int64
-	State    []int64
+	Effects *Declared
+	Effect  int
+	Args    []int64
+	State   []int64
 }

@@ -241,16 +241,17 @@ func (r *Relation) Note(ev *indep.Event, l *event.Label, _ event.Value) indep.No
 // be performed (the monitor's state is its pre-state), plus one; 0 when
 // the effects were not analysed (outside a check).
 func (r *Relation) intern(sec *ic.Section) uint32 {
-	if sec.Analysis == nil {
+	if sec.Effects == nil {
 		return 0
 	}
+	an := sec.Effects.Analysis()
 	if r.index == nil {
 		r.index, r.commute, r.analyses = map[string]uint32{}, map[[2]uint32]bool{}, map[*ic.Analysis]uint64{}
 	}
-	a, ok := r.analyses[sec.Analysis]
+	a, ok := r.analyses[an]
 	if !ok {
 		a = uint64(len(r.analyses))
-		r.analyses[sec.Analysis] = a
+		r.analyses[an] = a
 	}
 	k := binary.AppendUvarint(r.key[:0], a)
 	k = binary.AppendUvarint(k, uint64(sec.Effect))
@@ -265,7 +266,7 @@ func (r *Relation) intern(sec *ic.Section) uint32 {
 		return i + 1
 	}
 	i := uint32(len(r.instances))
-	r.instances = append(r.instances, instance{a: sec.Analysis, e: sec.Effect, state: slices.Clone(sec.State), args: slices.Clone(sec.Args)})
+	r.instances = append(r.instances, instance{a: an, e: sec.Effect, state: slices.Clone(sec.State), args: slices.Clone(sec.Args)})
 	r.index[string(k)] = i
 	return i + 1
 }
