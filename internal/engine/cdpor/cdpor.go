@@ -30,9 +30,10 @@
 //     pair in both orders and asks the SMT solver when they agree (the
 //     paper's Def. 5, with the sections' results): always, never, or in
 //     the states where a condition on the pre-state and the arguments
-//     holds, once per set of effects, cached. The Lock and Unlock of two
-//     such sections commute when their condition is always true, or when
-//     it holds in the pre-state of each section and is uniform (below).
+//     holds; once per pair in a check, when the exploration first meets
+//     it. The Lock and Unlock of two such sections commute when their
+//     condition is always true, or when it holds in the pre-state of each
+//     section and is uniform (below).
 //
 // The ICs are recorded in happens-before as the paper prescribes: a pair
 // they let commute is no race (the paper's back-set reduction, line 9 of
