@@ -564,7 +564,7 @@ func (s *synthesis) inductive(ds []sym.Term) []sym.Term {
 		f := s.or(live)
 		for k := 0; k < len(live); k++ {
 			for _, c := range steps {
-				if s.holds(live[k], c.cond, s.tab.BNot(s.subst(f, c.out[:s.n]))) {
+				if s.holds(live[k], c.cond, s.tab.BNot(s.tab.Subst(f, c.out[:s.n]))) {
 					live = slices.Delete(live, k, k+1)
 					k--
 					changed = true
@@ -574,82 +574,6 @@ func (s *synthesis) inductive(ds []sym.Term) []sym.Term {
 		}
 	}
 	return live
-}
-
-// subst returns x with the state variables 0 to len(state)-1 replaced by
-// the terms state.
-func (s *synthesis) subst(x sym.Term, state []sym.Term) sym.Term {
-	tab := s.tab
-	memo := map[sym.Term]sym.Term{}
-	var walk func(sym.Term) sym.Term
-	walk = func(t sym.Term) sym.Term {
-		if r, ok := memo[t]; ok {
-			return r
-		}
-		n := tab.Node(t)
-		var r sym.Term
-		switch n.Op {
-		case sym.OpFalse, sym.OpTrue, sym.OpConst:
-			r = t
-		case sym.OpVar:
-			r = t
-			if id := int(n.Value); id < len(state) {
-				r = state[id]
-			}
-		default:
-			var a [3]sym.Term
-			for i := range n.Op.Arity() {
-				a[i] = walk(n.Args[i])
-			}
-			r = rebuild(tab, n.Op, a)
-		}
-		memo[t] = r
-		return r
-	}
-	return walk(x)
-}
-
-// rebuild applies op to the operands a with tab's constructors.
-func rebuild(tab *sym.Table, op sym.Op, a [3]sym.Term) sym.Term {
-	switch op {
-	case sym.OpAdd:
-		return tab.Add(a[0], a[1])
-	case sym.OpSub:
-		return tab.Sub(a[0], a[1])
-	case sym.OpMul:
-		return tab.Mul(a[0], a[1])
-	case sym.OpDiv:
-		return tab.Div(a[0], a[1])
-	case sym.OpRem:
-		return tab.Rem(a[0], a[1])
-	case sym.OpNeg:
-		return tab.Neg(a[0])
-	case sym.OpAnd:
-		return tab.And(a[0], a[1])
-	case sym.OpOr:
-		return tab.Or(a[0], a[1])
-	case sym.OpXor:
-		return tab.Xor(a[0], a[1])
-	case sym.OpShl:
-		return tab.Shl(a[0], a[1])
-	case sym.OpShr:
-		return tab.Shr(a[0], a[1])
-	case sym.OpIte:
-		return tab.Ite(a[0], a[1], a[2])
-	case sym.OpEq:
-		return tab.Eq(a[0], a[1])
-	case sym.OpLt:
-		return tab.Lt(a[0], a[1])
-	case sym.OpLe:
-		return tab.Le(a[0], a[1])
-	case sym.OpNot:
-		return tab.BNot(a[0])
-	case sym.OpBAnd:
-		return tab.BAnd(a[0], a[1])
-	case sym.OpBOr:
-		return tab.BOr(a[0], a[1])
-	}
-	panic(fmt.Sprintf("ic: no constructor for %v", op))
 }
 
 // Section is what the Lock that starts a section of a declared effect

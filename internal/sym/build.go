@@ -484,3 +484,77 @@ func (t *Table) BOr(a, b Term) Term {
 	}
 	return t.mk2(OpBOr, a, b)
 }
+
+// Subst returns x with the variables 0 to len(vars)-1 replaced by the
+// terms vars, rebuilt with the constructors, which simplify what the
+// replacement makes constant.
+func (t *Table) Subst(x Term, vars []Term) Term {
+	memo := map[Term]Term{}
+	var walk func(Term) Term
+	walk = func(x Term) Term {
+		if r, ok := memo[x]; ok {
+			return r
+		}
+		n := t.Node(x)
+		r := x
+		switch n.Op {
+		case OpFalse, OpTrue, OpConst:
+		case OpVar:
+			if id := int(n.Value); id < len(vars) {
+				r = vars[id]
+			}
+		default:
+			var a [3]Term
+			for i := range n.Op.Arity() {
+				a[i] = walk(n.Args[i])
+			}
+			r = t.apply(n.Op, a)
+		}
+		memo[x] = r
+		return r
+	}
+	return walk(x)
+}
+
+// apply applies op to the operands a with its constructor.
+func (t *Table) apply(op Op, a [3]Term) Term {
+	switch op {
+	case OpAdd:
+		return t.Add(a[0], a[1])
+	case OpSub:
+		return t.Sub(a[0], a[1])
+	case OpMul:
+		return t.Mul(a[0], a[1])
+	case OpDiv:
+		return t.Div(a[0], a[1])
+	case OpRem:
+		return t.Rem(a[0], a[1])
+	case OpNeg:
+		return t.Neg(a[0])
+	case OpAnd:
+		return t.And(a[0], a[1])
+	case OpOr:
+		return t.Or(a[0], a[1])
+	case OpXor:
+		return t.Xor(a[0], a[1])
+	case OpShl:
+		return t.Shl(a[0], a[1])
+	case OpShr:
+		return t.Shr(a[0], a[1])
+	case OpIte:
+		return t.Ite(a[0], a[1], a[2])
+	case OpEq:
+		return t.Eq(a[0], a[1])
+	case OpLt:
+		return t.Lt(a[0], a[1])
+	case OpLe:
+		return t.Le(a[0], a[1])
+	case OpNot:
+		return t.BNot(a[0])
+	case OpBAnd:
+		return t.BAnd(a[0], a[1])
+	case OpBOr:
+		return t.BOr(a[0], a[1])
+	}
+	panic(fmt.Sprintf("sym: no constructor for %v", op))
+}

@@ -568,3 +568,39 @@ func TestClone(t *testing.T) {
 		t.Errorf("after a term added to the clone, the table has %d terms (had %d) and the clone %d", tab.Len(), n, c.Len())
 	}
 }
+
+// TestSubst checks Subst against evaluation on random expressions: x with
+// its variables replaced by the terms vars evaluates, in a model m, to x
+// in the model that gives each variable i the value of vars[i] in m.
+func TestSubst(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	g := &symtest.Gen{Src: symtest.Rand{R: r}, Vars: 3}
+	tab := sym.NewTable()
+	for i := range 2000 {
+		var x *symtest.Expr
+		if i%2 == 0 {
+			x = g.Int(4)
+		} else {
+			x = g.Bool(4)
+		}
+		// Replace variables 0 and 1; variable 2 stays.
+		vars := []*symtest.Expr{g.Int(2), g.Int(2)}
+		got := tab.Subst(x.Build(tab), []sym.Term{vars[0].Build(tab), vars[1].Build(tab)})
+		for _, m := range randomModels(r, 4) {
+			var inner sym.Model
+			inner.Set(0, vars[0].EvalModel(m))
+			inner.Set(1, vars[1].EvalModel(m))
+			inner.Set(2, m.Get(2))
+			want := x.EvalModel(inner)
+			var have int64
+			if i%2 == 0 {
+				have = tab.Eval(got, m)
+			} else if tab.EvalBool(got, m) {
+				have = 1
+			}
+			if have != want {
+				t.Fatalf("Subst(%v, [%v %v]) = %v in %v, want %v", x, vars[0], vars[1], have, m, want)
+			}
+		}
+	}
+}
