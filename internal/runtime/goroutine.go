@@ -398,8 +398,16 @@ func (g *goroutine) op(lab *event.Label) *event.Result {
 	if g.discovering {
 		// Back to the spawner, which resumed it (see discover).
 		g.park()
-	} else if x.exec.Last == g.ID && x.replay(g) {
-		// g goes on.
+	} else if x.exec.Last == g.ID && x.replayer != nil && g.Steps < x.maxSteps && (len(x.sched)+1)%longEvery != 0 && x.d.stray.Load() == nil && x.replayer.Replay(&x.exec, &g.Goroutine) {
+		// g goes on: the engine replayed the operation without a Step
+		// (see engine.Replayer), which was the previous operation's
+		// goroutine; dispatch's own checks (the step limit, a look at
+		// the clock, a stray goroutine) would not have stopped it.
+		x.sched = append(x.sched, engine.Choice{G: g.ID})
+		g.Steps++
+		if lab.Kind == event.Spawn && !x.spawn(g, lab.Arg) {
+			g.park() // the execution is over: the driver unwinds g
+		}
 	} else if h := x.dispatch(); h != g {
 		x.next = h
 		g.park()
