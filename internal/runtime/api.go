@@ -146,7 +146,11 @@ func Do(o *Obj, lab event.Label, what string) event.Result { return *Op(o, &lab,
 // of a program's operations. runningOn is left the checks that fail (no
 // running check, an abandoned or aborted execution), and does not return.
 func Op(o *Obj, lab *event.Label, what string) *event.Result {
-	w := lookup(self())
+	key := self()
+	w := first(key)
+	if w == nil {
+		w = lookup(key)
+	}
 	if w == nil || w.d.abandoned.Load() || w.g.x.aborting {
 		runningOn(w, what) // does not return
 	}
