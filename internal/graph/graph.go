@@ -584,16 +584,31 @@ func (g *Graph) computeViews(p Pos, sync bool) {
 	if pe != nil {
 		pv, ph = pe.View, pe.HB
 	}
-	view, hb := g.newView(n, pv), g.newView(n, ph)
+	view := g.newView(n, pv)
 	if src != nil {
 		join(view, src.View)
-		if sync || ev.Kind == Join {
-			join(hb, src.HB)
-		}
 	}
 	view[p.T] = p.I
+	synced := src == nil || sync || ev.Kind == Join
+	if synced && sameView(pv, ph) && (src == nil || sameView(src.View, src.HB)) {
+		// Happens-before is porf here, as for every event of a program
+		// of atomics only: the event shares one array for both, half
+		// the views to make and to collect.
+		ev.View, ev.HB = view, view
+		return
+	}
+	hb := g.newView(n, ph)
+	if src != nil && synced {
+		join(hb, src.HB)
+	}
 	hb[p.T] = p.I
 	ev.View, ev.HB = view, hb
+}
+
+// sameView reports whether the views a and b are one array (then equal:
+// views never change once made).
+func sameView(a, b []int32) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
 
 // SetRF makes the read (or join) at p read from w and recomputes its views.
