@@ -2,6 +2,7 @@ package weft
 
 import (
 	"fmt"
+	"unsafe"
 
 	"weft.dev/weft/internal/engine"
 	"weft.dev/weft/internal/runtime"
@@ -19,7 +20,9 @@ func Go(f func()) *Goroutine {
 		go f()
 		return &Goroutine{}
 	}
-	return &Goroutine{runtime.Go(f)}
+	// A Goroutine is its Handle: the runtime's slab of handles spares
+	// an allocation per goroutine.
+	return (*Goroutine)(unsafe.Pointer(runtime.Go(f)))
 }
 
 // Join blocks until g's function has returned.
