@@ -471,8 +471,15 @@ func (e *Engine) Replay(x *engine.Exec, gr *engine.Goroutine) bool {
 	default:
 		return false
 	}
-	if ev.Outcome != 0 || x.Continue && ev.Lab.OKind == event.VarObj || !e.matches(ev, &gr.Pending) {
+	// matches, written out for these kinds: no Constraint, no channel.
+	r, l := &ev.Lab, &gr.Pending
+	if ev.Outcome != 0 || r.Kind != l.Kind || r.Op != l.Op || r.OKind != l.OKind || r.Arg != l.Arg || r.Typed != l.Typed || x.Continue && r.OKind == event.VarObj {
 		return false
+	}
+	if l.Obj >= 0 {
+		if m := e.locOfObj(l.Obj); m != ev.Loc && (m >= 0 || !e.bind(l.Obj, ev.Loc)) {
+			return false
+		}
 	}
 	*cur = i + 1
 	e.remaining--
