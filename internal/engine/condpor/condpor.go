@@ -330,15 +330,23 @@ func (e *Engine) replayable(g *graph.Graph, x *engine.Exec, t int32) bool {
 		return false
 	}
 	evs, i := g.Threads[t].Events, e.cursor[t]
-	if int(i) >= len(evs) || evs[i].Kind == graph.Choice && evs[i].Outcome == blockedMark {
+	if int(i) >= len(evs) {
 		return false
 	}
-	for end := g.OpEnd(graph.Pos{T: t, I: i}); i < end; i++ {
-		if ev := &evs[i]; (ev.Kind == graph.Read || ev.Kind == graph.Join) && !e.executed(ev.RF) {
+	ev := &evs[i]
+	if ev.Kind == graph.Choice && ev.Outcome == blockedMark {
+		return false
+	}
+	// The events of the operation: ev and those that continue it.
+	for {
+		if (ev.Kind == graph.Read || ev.Kind == graph.Join) && !e.executed(ev.RF) {
 			return false
 		}
+		if i++; int(i) >= len(evs) || !evs[i].Cont {
+			return true
+		}
+		ev = &evs[i]
 	}
-	return true
 }
 
 // replay runs the next event of the graph.
@@ -349,7 +357,7 @@ func (e *Engine) replay(x *engine.Exec) engine.Decision {
 		t = x.Last
 	} else {
 		for i := range x.G {
-			if e.replayable(g, x, int32(i)) {
+			if int32(i) != x.Last && e.replayable(g, x, int32(i)) { // x.Last is not
 				t = int32(i)
 				break
 			}
