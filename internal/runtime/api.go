@@ -215,9 +215,15 @@ func raise(v any) { panic(v) }
 var raiseName = runtime.FuncForPC(reflect.ValueOf(raise).Pointer()).Name()
 
 // Go starts fn on a new modelled goroutine. Its handle is in a slab of
-// the check's (see driver.handles), which no other handle reuses.
+// the check's (see driver.handles), which no other handle reuses. It
+// returns nil, starting nothing, when the caller takes no part in a check
+// (see Outside): the caller then starts fn on a goroutine of plain Go.
 func Go(fn func()) *Handle {
-	x, g := running("weft.Go")
+	w := lookup(self())
+	if w == nil && fn != nil && Outside() {
+		return nil
+	}
+	x, g := runningOn(w, "weft.Go")
 	if fn == nil {
 		panic("weft: Go called with a nil function")
 	}
