@@ -102,9 +102,9 @@ type frame struct {
 // Engine is the condpor engine.
 type Engine struct {
 	frames []*frame
-	// spares are the graphs of finished frames, whose arrays backward
-	// revisits reuse.
-	spares  []*graph.Graph
+	// spares are finished frames, whose graphs' arrays and items
+	// backward revisits reuse.
+	spares  []*frame
 	started bool
 	sym     *concolic.Config
 
@@ -153,7 +153,7 @@ func (e *Engine) Begin(x *engine.Exec) bool {
 		f := e.top()
 		if len(f.items) == 0 {
 			e.frames = e.frames[:len(e.frames)-1]
-			e.spares = append(e.spares, f.g)
+			e.spares = append(e.spares, f)
 			continue
 		}
 		it := f.items[len(f.items)-1]
@@ -168,15 +168,16 @@ func (e *Engine) Begin(x *engine.Exec) bool {
 	return false
 }
 
-// spare returns a graph whose arrays can be reused, or nil.
-func (e *Engine) spare() *graph.Graph {
+// spare returns a frame whose graph's arrays, if it has one, and items
+// can be reused.
+func (e *Engine) spare() *frame {
 	n := len(e.spares)
 	if n == 0 {
-		return nil
+		return &frame{}
 	}
-	g := e.spares[n-1]
+	f := e.spares[n-1]
 	e.spares = e.spares[:n-1]
-	return g
+	return f
 }
 
 // verify implements Verify for the graph of alternative it.
