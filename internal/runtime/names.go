@@ -1,9 +1,6 @@
 package runtime
 
-import (
-	"maps"
-	"slices"
-)
+import "maps"
 
 // Names gives the goroutines and the symbolic variables of an exploration
 // their ids, which stay the same across its executions: a goroutine is
@@ -18,9 +15,6 @@ type Names struct {
 	ids    map[uint64]int32 // (parent, rank) -> goroutine id
 	nextID int32
 	vars   map[uint64]int32 // (goroutine, rank) -> symbolic variable id
-	// kids holds the ids of ids by parent and rank, 0 for none yet:
-	// childID, once per spawn, reads it rather than the map.
-	kids [][]int32
 }
 
 // NewNames returns the names of an exploration that has not started.
@@ -30,11 +24,7 @@ func NewNames() *Names {
 
 // Clone returns a copy of n that the caller may extend independently.
 func (n *Names) Clone() *Names {
-	kids := make([][]int32, len(n.kids))
-	for p, ks := range n.kids {
-		kids[p] = slices.Clone(ks)
-	}
-	return &Names{ids: maps.Clone(n.ids), nextID: n.nextID, vars: maps.Clone(n.vars), kids: kids}
+	return &Names{ids: maps.Clone(n.ids), nextID: n.nextID, vars: maps.Clone(n.vars)}
 }
 
 // pairKey is the key of the rank-th goroutine or variable of g.
@@ -54,11 +44,6 @@ func (n *Names) varID(g, rank int32) int32 {
 
 // childID returns the stable id of the rank-th child of parent.
 func (n *Names) childID(parent, rank int32) int32 {
-	if int(parent) < len(n.kids) && int(rank) < len(n.kids[parent]) {
-		if id := n.kids[parent][rank]; id != 0 {
-			return id
-		}
-	}
 	key := pairKey(parent, rank)
 	id, ok := n.ids[key]
 	if !ok {
@@ -66,12 +51,5 @@ func (n *Names) childID(parent, rank int32) int32 {
 		id = n.nextID
 		n.ids[key] = id
 	}
-	for int(parent) >= len(n.kids) {
-		n.kids = append(n.kids, nil)
-	}
-	for int(rank) >= len(n.kids[parent]) {
-		n.kids[parent] = append(n.kids[parent], 0)
-	}
-	n.kids[parent][rank] = id
 	return id
 }
