@@ -2,6 +2,7 @@ package weft
 
 import (
 	"fmt"
+	"unsafe"
 
 	"weft.dev/weft/internal/engine"
 	"weft.dev/weft/internal/runtime"
@@ -15,11 +16,13 @@ type Goroutine struct{ h runtime.Handle }
 // initialization and in TestMain, it starts f on a goroutine of plain Go,
 // which nothing models and Join cannot wait for.
 func Go(f func()) *Goroutine {
-	if f != nil && runtime.Outside() {
-		go f()
-		return &Goroutine{}
+	if h := runtime.Go(f); h != nil {
+		// A Goroutine is its Handle: the runtime's slab of handles
+		// spares an allocation per goroutine.
+		return (*Goroutine)(unsafe.Pointer(h))
 	}
-	return &Goroutine{runtime.Go(f)}
+	go f()
+	return &Goroutine{}
 }
 
 // Join blocks until g's function has returned.

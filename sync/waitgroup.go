@@ -66,8 +66,11 @@ func (wg *WaitGroup) Wait() {
 // WaitGroup; when f returns, the task is removed.
 func (wg *WaitGroup) Go(f func()) {
 	wg.Add(1)
-	runtime.Go(func() {
+	h := runtime.Go(func() {
 		defer wg.Done()
 		f()
 	})
+	if h == nil {
+		runtime.Check("weft.Go") // outside a check: it panics
+	}
 }

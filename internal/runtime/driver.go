@@ -160,8 +160,11 @@ type driver struct {
 	idle     []*worker
 	// ended holds the workers whose coroutines ended in the middle of
 	// the check, which wait for it to end (see worker.end).
-	ended        []*worker
-	freeG        []*goroutine
+	ended []*worker
+	freeG []*goroutine
+	// handles is the slab of Go's handles: its array is replaced, never
+	// reused, when full, since handles may outlive their execution.
+	handles      []Handle
 	x            *execution
 	phase        phase
 	report       Report

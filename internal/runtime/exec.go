@@ -223,26 +223,6 @@ func (x *execution) discover(c *goroutine) bool {
 	return !x.over && !x.d.abandoned.Load()
 }
 
-// replay performs g's pending operation without a Step when the engine can
-// (engine.Replayer), g having performed the previous operation, and does
-// what dispatch does for it. It reports false when the operation needs
-// dispatch: the engine's Step, or dispatch's own checks (the step limit, a
-// look at the clock, a stray goroutine).
-func (x *execution) replay(g *goroutine) bool {
-	if x.replayer == nil || g.Steps >= x.maxSteps || (len(x.sched)+1)%longEvery == 0 || x.d.stray.Load() != nil {
-		return false
-	}
-	if !x.replayer.Replay(&x.exec, &g.Goroutine) {
-		return false
-	}
-	x.sched = append(x.sched, engine.Choice{G: g.ID})
-	g.Steps++
-	if g.Pending.Kind == event.Spawn && !x.spawn(g, g.Pending.Arg) {
-		g.park() // the execution is over: the driver unwinds g
-	}
-	return true
-}
-
 // longEvery is how many operations of an execution go between two looks
 // at the clock (long): often enough for a timeout to end an execution soon
 // after it passed, rarely enough to cost nothing.

@@ -64,6 +64,18 @@ func lookup(key uintptr) *worker {
 	}
 }
 
+// first is lookup's first probe: the worker in key's first slot, or nil
+// when key is not there. Most lookups end there; Op, on the path of most
+// operations, calls it inlined and lookup only when it fails.
+func first(key uintptr) *worker {
+	if t := workers.t.Load(); t != nil {
+		if s := &t.slots[t.hash(key)]; s.key.Load() == key {
+			return s.w.Load()
+		}
+	}
+	return nil
+}
+
 // register adds w, the worker of the calling goroutine, whose self is key.
 func register(key uintptr, w *worker) {
 	workers.mu.Lock()

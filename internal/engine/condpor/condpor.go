@@ -102,9 +102,9 @@ type frame struct {
 // Engine is the condpor engine.
 type Engine struct {
 	frames []*frame
-	// spares are the graphs of finished frames, whose arrays backward
-	// revisits reuse.
-	spares  []*graph.Graph
+	// spares are finished frames, whose graphs' arrays and items
+	// backward revisits reuse.
+	spares  []*frame
 	started bool
 	sym     *concolic.Config
 
@@ -153,7 +153,7 @@ func (e *Engine) Begin(x *engine.Exec) bool {
 		f := e.top()
 		if len(f.items) == 0 {
 			e.frames = e.frames[:len(e.frames)-1]
-			e.spares = append(e.spares, f.g)
+			e.spares = append(e.spares, f)
 			continue
 		}
 		it := f.items[len(f.items)-1]
@@ -168,15 +168,16 @@ func (e *Engine) Begin(x *engine.Exec) bool {
 	return false
 }
 
-// spare returns a graph whose arrays can be reused, or nil.
-func (e *Engine) spare() *graph.Graph {
+// spare returns a frame whose graph's arrays, if it has one, and items
+// can be reused.
+func (e *Engine) spare() *frame {
 	n := len(e.spares)
 	if n == 0 {
-		return nil
+		return &frame{}
 	}
-	g := e.spares[n-1]
+	f := e.spares[n-1]
 	e.spares = e.spares[:n-1]
-	return g
+	return f
 }
 
 // verify implements Verify for the graph of alternative it.
@@ -330,15 +331,23 @@ func (e *Engine) replayable(g *graph.Graph, x *engine.Exec, t int32) bool {
 		return false
 	}
 	evs, i := g.Threads[t].Events, e.cursor[t]
-	if int(i) >= len(evs) || evs[i].Kind == graph.Choice && evs[i].Outcome == blockedMark {
+	if int(i) >= len(evs) {
 		return false
 	}
-	for end := g.OpEnd(graph.Pos{T: t, I: i}); i < end; i++ {
-		if ev := &evs[i]; (ev.Kind == graph.Read || ev.Kind == graph.Join) && !e.executed(ev.RF) {
+	ev := &evs[i]
+	if ev.Kind == graph.Choice && ev.Outcome == blockedMark {
+		return false
+	}
+	// The events of the operation: ev and those that continue it.
+	for {
+		if (ev.Kind == graph.Read || ev.Kind == graph.Join) && !e.executed(ev.RF) {
 			return false
 		}
+		if i++; int(i) >= len(evs) || !evs[i].Cont {
+			return true
+		}
+		ev = &evs[i]
 	}
-	return true
 }
 
 // replay runs the next event of the graph.
@@ -349,7 +358,7 @@ func (e *Engine) replay(x *engine.Exec) engine.Decision {
 		t = x.Last
 	} else {
 		for i := range x.G {
-			if e.replayable(g, x, int32(i)) {
+			if int32(i) != x.Last && e.replayable(g, x, int32(i)) { // x.Last is not
 				t = int32(i)
 				break
 			}
@@ -471,8 +480,15 @@ func (e *Engine) Replay(x *engine.Exec, gr *engine.Goroutine) bool {
 	default:
 		return false
 	}
-	if ev.Outcome != 0 || x.Continue && ev.Lab.OKind == event.VarObj || !e.matches(ev, &gr.Pending) {
+	// matches, written out for these kinds: no Constraint, no channel.
+	r, l := &ev.Lab, &gr.Pending
+	if ev.Outcome != 0 || r.Kind != l.Kind || r.Op != l.Op || r.OKind != l.OKind || r.Arg != l.Arg || r.Typed != l.Typed || x.Continue && r.OKind == event.VarObj {
 		return false
+	}
+	if l.Obj >= 0 {
+		if m := e.locOfObj(l.Obj); m != ev.Loc && (m >= 0 || !e.bind(l.Obj, ev.Loc)) {
+			return false
+		}
 	}
 	*cur = i + 1
 	e.remaining--

@@ -357,7 +357,8 @@ func (e *Engine) backward(f *frame, it item) bool {
 			view[t] = wv[t]
 		}
 	}
-	c := pg.CopyInto(e.spare(), view)
+	child := e.spare()
+	c := pg.CopyInto(child.g, view)
 	model := f.model
 	for _, p := range pg.Order {
 		if pg.Ev(p).Kind == graph.Constraint && !graph.InView(view, p) {
@@ -372,7 +373,7 @@ func (e *Engine) backward(f *frame, it item) bool {
 			c.Ev(p).Revisitable = false
 		}
 	}
-	child := &frame{g: c, model: model}
+	*child = frame{g: c, items: child.items[:0], model: model}
 	e.frames = append(e.frames, child)
 	ev := c.Ev(r)
 	if isChan(ev.Lab.Kind) {
@@ -408,7 +409,7 @@ func (e *Engine) backward(f *frame, it item) bool {
 func (e *Engine) keepChild(child *frame, ok bool) bool {
 	if !ok {
 		e.frames = e.frames[:len(e.frames)-1]
-		e.spares = append(e.spares, child.g)
+		e.spares = append(e.spares, child)
 	}
 	return ok
 }

@@ -24,7 +24,7 @@ import (
 // same ones, so the same counts).
 func (e *Engine) Split(c engine.Config) engine.Engine {
 	for len(e.frames) > 1 && len(e.frames[0].items) == 0 {
-		e.spares = append(e.spares, e.frames[0].g)
+		e.spares = append(e.spares, e.frames[0])
 		e.frames = e.frames[1:]
 	}
 	if len(e.frames) == 0 {
