@@ -73,7 +73,7 @@ func TestCheckLocal(t *testing.T) {
 		h := Go(func() { Op(&o, store, "store"); CheckLocal(key{}, mk) })
 		Op(&o, store, "store")
 		CheckLocal(key{}, mk)
-		Join(h)
+		Join(*h)
 	}
 	for check := 1; check <= 2; check++ {
 		rep := Run(body, Config{Engine: dfs.New(engine.Config{})})
