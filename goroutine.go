@@ -11,6 +11,10 @@ import (
 // Goroutine is a modelled goroutine.
 type Goroutine struct{ h runtime.Handle }
 
+// Go converts the runtime's *Handle to a *Goroutine: the build fails here
+// if a Goroutine ever holds more than its Handle.
+var _ = [1]struct{}{}[unsafe.Sizeof(Goroutine{})-unsafe.Sizeof(runtime.Handle{})]
+
 // Go starts f on a new modelled goroutine: `go f()` under the checker.
 // Outside any check, where code that weft test rewrote runs at package
 // initialization and in TestMain, it starts f on a goroutine of plain Go,
