@@ -56,7 +56,11 @@
 // memory (a load and a store of the value already there, a failing
 // CompareAndSwap and a store that keeps it failing) are not used: without
 // W, a third goroutine may change the state under them, and that is the
-// paper's Example 4, where a trace is lost.
+// paper's Example 4, where a trace is lost. Nor do two atomic adds commute
+// as built in: each returns the new value, and whether the program reads
+// it is not something weft sees. A program says it by making the counter
+// a monitor whose increment returns nothing: the solver finds two such
+// sections always commute.
 //
 // The synthesized ICs are conditions on a monitor's state, used only
 // under transitive uniformity (the paper's Def. 3). The paper's sufficient
