@@ -126,8 +126,11 @@ type Event struct {
 	// that is porf-before this event (the event itself included), -1 for
 	// none; goroutines beyond its length have none. HB is the same for
 	// happens-before: porf without the reads-from edges of plain Var
-	// accesses. Views are never changed once made: copies of the graph
-	// share them.
+	// accesses. Views are never changed once made (an event may share
+	// one array for both, see sameView). They are carved from the slab of
+	// the graph that holds the event, which a copy of the graph copies
+	// them out of: no other graph points into a graph's slab, so that
+	// cutting it back frees the slab past the views it keeps.
 	View, HB []int32
 }
 
@@ -356,7 +359,15 @@ type Graph struct {
 	// joins are the Join events in the order they were added: the
 	// successors of an End, which the cycle check asks for.
 	joins []Pos
-	slab  []int32
+	// slab holds the views of the events, each carved at its end (see
+	// newView). slabEnd[s] is how much of it the views of the events with
+	// stamps up to s take, views in arrays the slab grew out of taking
+	// none: cutting the graph back to stamp s cuts the slab back to it,
+	// and the executions rebuilt from there reuse the slab instead of
+	// allocating their views, over a third of the bytes fib_bench
+	// allocated.
+	slab    []int32
+	slabEnd []int32
 	// seen and stack are Acyclic's, kept from one call to the next: the
 	// check runs on nearly every event added, and allocating them was a
 	// third of the bytes fib_bench allocated.
@@ -489,15 +500,15 @@ func (g *Graph) CoMax(l int32) Pos {
 
 // newView allocates a view of n entries from the graph's slab, a copy of
 // base (at most n entries) and -1 beyond. Views of existing events keep
-// the slab arrays they were cut from when it grows, and a slab is never
-// reused: copies of the graph share its views.
+// the slab arrays they were cut from when it grows: they take none of the
+// new array.
 func (g *Graph) newView(n int, base []int32) []int32 {
 	if len(g.slab)+n > cap(g.slab) {
 		// Doubling from a small first array: the copy that a backward
-		// revisit makes, with a slab of its own, often ends after a few
-		// events, and a first array of 1,024 entries was half the bytes
-		// fib_bench allocated.
+		// revisit makes often ends after a few events, and a first array
+		// of 1,024 entries was half the bytes fib_bench allocated.
 		g.slab = make([]int32, 0, max(64, 2*n, 2*cap(g.slab)))
+		clear(g.slabEnd)
 	}
 	start := len(g.slab)
 	g.slab = g.slab[:start+n]
@@ -532,6 +543,7 @@ func (g *Graph) Add(t int32, e Event, sync bool) Pos {
 	g.Order = append(g.Order, p)
 	th.Events = append(th.Events, e)
 	g.computeViews(p, sync)
+	g.slabEnd = append(g.slabEnd, int32(len(g.slab)))
 	ev := g.Ev(p)
 	switch ev.Kind {
 	case Read:
@@ -624,6 +636,11 @@ func (g *Graph) SetRF(p, w Pos, sync bool) {
 		g.Locs[ev.Loc].indexed = false
 	}
 	g.computeViews(p, sync)
+	// The new views are at the end of the slab, after those of the
+	// events added after p (none, for a forward revisit's read).
+	for s := int(ev.Stamp); s < len(g.slabEnd); s++ {
+		g.slabEnd[s] = int32(len(g.slab))
+	}
 }
 
 // InsertCo places write w in the coherence order of its location right
@@ -676,6 +693,9 @@ func (g *Graph) RemoveEvent(p Pos) {
 	th := &g.Threads[p.T]
 	th.Events = th.Events[:p.I]
 	g.Order = append(g.Order[:s], g.Order[s+1:]...)
+	// The slab keeps its views: the events added after it may have
+	// their views after them.
+	g.slabEnd = append(g.slabEnd[:s], g.slabEnd[s+1:]...)
 	for i := int(s); i < len(g.Order); i++ {
 		g.Ev(g.Order[i]).Stamp = int32(i)
 	}
@@ -728,6 +748,8 @@ func (g *Graph) CutToStamp(s int32) {
 		th.Events = th.Events[:n]
 	}
 	g.Order = g.Order[:s+1]
+	g.slab = g.slab[:g.slabEnd[s]]
+	g.slabEnd = g.slabEnd[:s+1]
 	g.Choices = g.keepAdded(g.Choices)
 	g.joins = g.keepAdded(g.joins)
 	for l := range g.Locs {
@@ -789,8 +811,8 @@ func (g *Graph) CopyInto(c *Graph, v []int32) *Graph {
 	for t := range g.Threads {
 		c.Threads[t].Spawn = Init
 	}
-	// c's slab may hold views that graphs copied from c share.
-	c.slab = nil
+	c.slab = c.slab[:0]
+	c.slabEnd = c.slabEnd[:0]
 	for t := range g.Threads {
 		th := &g.Threads[t]
 		n := 0
@@ -817,6 +839,7 @@ func (g *Graph) CopyInto(c *Graph, v []int32) *Graph {
 			ev := c.Ev(p)
 			ev.Stamp = int32(len(c.Order))
 			c.Order = append(c.Order, p)
+			c.copyViews(ev)
 			switch ev.Kind {
 			case Choice:
 				c.Choices = append(c.Choices, p)
@@ -841,6 +864,19 @@ func (g *Graph) CopyInto(c *Graph, v []int32) *Graph {
 		}
 	}
 	return c
+}
+
+// copyViews gives ev, just copied from another graph, copies of its views
+// in the graph's slab.
+func (g *Graph) copyViews(ev *Event) {
+	shared := sameView(ev.View, ev.HB)
+	ev.View = g.newView(len(ev.View), ev.View)
+	if shared {
+		ev.HB = ev.View
+	} else {
+		ev.HB = g.newView(len(ev.HB), ev.HB)
+	}
+	g.slabEnd = append(g.slabEnd, int32(len(g.slab)))
 }
 
 // appendIn appends to dst the events of ps in view v, and returns it.

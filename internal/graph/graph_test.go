@@ -224,7 +224,7 @@ func FuzzGraph(f *testing.F) {
 		checkLocs(t, g)
 		// A copy restricted to a prefix-closed view (the porf prefix of
 		// an event, plus everything up to a stamp) keeps exactly it.
-		p := g.Order[len(data)%g.Len()]
+		p := g.Order[int(data[len(data)-1])%g.Len()]
 		s := int32(len(data) % g.Len())
 		view := make([]int32, len(g.Threads))
 		for t := range g.Threads {
@@ -252,13 +252,36 @@ func FuzzGraph(f *testing.F) {
 		}
 		checkViews(t, r)
 		// Cutting keeps exactly the events up to the stamp.
+		cViews, rViews := views(c), views(r)
 		g.CutToStamp(s)
 		if g.Len() != int(s)+1 {
 			t.Fatalf("cut to %d left %d events", s, g.Len())
 		}
 		checkLocs(t, g)
 		checkViews(t, g)
+		// The events added after the cut reuse the slab past the views
+		// kept, and change neither those nor the copies' views.
+		last := g.Order[g.Len()-1]
+		g.RemoveEvent(last)
+		for i, b := range data[:min(len(data), 16)] {
+			addWrite(g, int32(i%len(g.Threads)), int32(b>>4)%3, b)
+		}
+		checkLocs(t, g)
+		checkViews(t, g)
+		if !slices.EqualFunc(views(c), cViews, slices.Equal) || !slices.EqualFunc(views(r), rViews, slices.Equal) {
+			t.Fatalf("changing a graph changed the views of its copies")
+		}
 	})
+}
+
+// views returns copies of the porf and hb views of g's events, in the
+// order they were added.
+func views(g *Graph) [][]int32 {
+	var vs [][]int32
+	for _, p := range g.Order {
+		vs = append(vs, slices.Clone(g.Ev(p).View), slices.Clone(g.Ev(p).HB))
+	}
+	return vs
 }
 
 // TestAcyclic checks Acyclic against a search for cycles in random graphs,
