@@ -110,12 +110,9 @@ type Pair struct {
 // meets few of the pairs of many declared effects, and each costs solver
 // calls for F and for every declared effect's paths.
 type Analysis struct {
-	tab   *sym.Table // of the synthesizer that made it
-	n     int        // the size of the state
-	args  []int
-	pairs []Pair // a*len(args)+b
-	known []bool // the pairs synthesized so far
-	s     *synthesis
+	s     *synthesis // the effects, on the synthesizer's table
+	pairs []Pair     // a*len(effects)+b
+	known []bool     // the pairs synthesized so far
 }
 
 // maxArgs bounds the arguments of an effect: its variables are laid out
@@ -252,7 +249,7 @@ func (z *Synthesizer) analyze(n int, effects []Effect) *Analysis {
 
 // Pair returns the IC of effects i and j, i first.
 func (a *Analysis) Pair(i, j int) Pair {
-	k := i*len(a.args) + j
+	k := i*len(a.s.effects) + j
 	if !a.known[k] {
 		runtime.WithSymHook(a.s, func() { a.pairs[k] = a.s.pair(i, j) })
 		a.known[k] = true
@@ -277,12 +274,12 @@ func (a *Analysis) Commute(i, j int, s, x, y []int64) bool {
 		m.Set(k, v)
 	}
 	for k, v := range x {
-		m.Set(Base(a.n, 0)+k, v)
+		m.Set(Base(a.s.n, 0)+k, v)
 	}
 	for k, v := range y {
-		m.Set(Base(a.n, 1)+k, v)
+		m.Set(Base(a.s.n, 1)+k, v)
 	}
-	return a.tab.EvalBool(p.IC, m)
+	return a.s.tab.EvalBool(p.IC, m)
 }
 
 // synthesis is the analysis of one set of effects in progress.
@@ -491,15 +488,11 @@ func (s *synthesis) equal(xs, ys []sym.Term) sym.Term {
 	return c
 }
 
-// analyze synthesizes the IC of every ordered pair of effects.
+// analyze returns the analysis of the effects, whose pairs Pair
+// synthesizes when first asked for.
 func (s *synthesis) analyze() *Analysis {
-	a := &Analysis{tab: s.tab, n: s.n, s: s}
-	for _, e := range s.effects {
-		a.args = append(a.args, e.Args)
-	}
-	a.pairs = make([]Pair, len(s.effects)*len(s.effects))
-	a.known = make([]bool, len(a.pairs))
-	return a
+	n := len(s.effects) * len(s.effects)
+	return &Analysis{s: s, pairs: make([]Pair, n), known: make([]bool, n)}
 }
 
 // pair synthesizes the IC of effects i and j, i first.
