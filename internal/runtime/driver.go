@@ -48,10 +48,12 @@ type Config struct {
 	// far, for an engine that continues another's exploration; nil starts
 	// afresh. Run extends them.
 	Names *Names
-	// Between, when set, is called on the driver's goroutine between two
-	// executions, before the engine's Begin, with the statistics so far:
-	// it may split the engine (engine.Splitter), and it returns false to
-	// end the exploration there, not exhaustive.
+	// Between, when set, is called between two executions, before the
+	// engine's Begin, with the statistics so far, on the driver's
+	// goroutine or on the coroutine whose goroutine ended the execution
+	// (see driver.again): no goroutine of an execution runs meanwhile. It
+	// may split the engine (engine.Splitter), and it returns false to end
+	// the exploration there, not exhaustive.
 	Between func(Stats) bool
 }
 
@@ -288,7 +290,9 @@ func (d *driver) loop() {
 			d.phase = phaseRunning
 		case phaseRunning:
 			d.drive()
-			d.phase = phaseAborting
+			if d.phase == phaseRunning {
+				d.phase = phaseAborting
+			}
 		case phaseAborting:
 			d.abort()
 			if d.abandoned.Load() {
@@ -380,7 +384,9 @@ func (d *driver) drive() {
 		// The goroutines pass the turn from one to the next, and back to
 		// the driver when none is next.
 		d.switchTo(&d.fiber, &g.w.fiber)
-		if d.abandoned.Load() {
+		if d.abandoned.Load() || d.phase != phaseRunning {
+			// The last goroutine of an execution began the next
+			// ones itself (see again), and the exploration is over.
 			return
 		}
 	}
@@ -389,6 +395,45 @@ func (d *driver) drive() {
 		// the engine must have been asked by the last one.
 		x.stop()
 	}
+}
+
+// again takes the driver's turn between two executions (abort, finish,
+// begin) on worker w, whose goroutine, the last of the execution, ended
+// it: when no goroutine of it is left to unwind and it found no bug (the
+// driver records it), the next execution begins without the two coroutine
+// switches to the driver and back, 2 of the 17 of a fib_bench execution.
+// It reports true when w runs the body's goroutine of the new execution;
+// false when the turn goes to the driver, which then ends the exploration
+// if again ended the execution (see drive).
+func (d *driver) again(w *worker) bool {
+	x := d.x
+	// While the driver unwinds x (abort), the turn must come back to
+	// it: it goes on with the goroutines of x.
+	if x.next != nil || !x.over || x.aborting || x.ending.Kind == engine.Buggy || d.abandoned.Load() {
+		return false
+	}
+	for _, g := range x.gs {
+		if g != nil && !g.exited {
+			return false
+		}
+	}
+	// The phases are the loop's: a panic of the engine in finish or
+	// begin leaves the driver where they stopped.
+	d.phase = phaseAborting
+	d.abort()
+	d.finish()
+	d.phase = phaseBetween
+	if d.done || !d.begin() {
+		d.done = true
+		return false
+	}
+	d.phase = phaseRunning
+	h := x.next
+	x.next = nil
+	x.cur = h
+	// allocWorker gave h the worker retired last: w.
+	x.curID.Store(w.id)
+	return true
 }
 
 // abort unwinds the goroutines still parked in the execution.

@@ -107,6 +107,9 @@ func newWorker(d *driver) *worker {
 			g.run()
 			w.g = nil
 			d.retire(g)
+			if d.again(w) {
+				continue
+			}
 			w.handOff(g)
 			if d.stopping {
 				return
