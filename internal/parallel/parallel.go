@@ -97,6 +97,7 @@ func run(body func(), cfg Config, eager bool, ck *Checkpoint) (*runtime.Report, 
 		}
 		p.ckpt = &checkpointer{ck: ck}
 	}
+	p.counted = cfg.Runtime.MaxExecutions > 0 || ck != nil && ck.Stop != nil
 	switch {
 	case (cfg.Shards > 1 || ck != nil) && p.splits:
 		if err := p.open(body, root); err != nil {
@@ -180,8 +181,10 @@ type pool struct {
 	// their engine between two executions while it is not zero.
 	wanted atomic.Int32
 	// executions counts the executions explored so far by every part,
-	// against Runtime.MaxExecutions.
+	// against Runtime.MaxExecutions and for a checkpoint's Stop; counted
+	// says that one of them needs it (see between).
 	executions atomic.Int64
+	counted    bool
 
 	mu   sync.Mutex
 	cond sync.Cond
@@ -282,14 +285,19 @@ func (p *pool) take() *part {
 // between runs on pt's driver between two executions: it says whether
 // pt goes on, and splits pt's engine for the workers that wait.
 func (p *pool) between(pt *part, s runtime.Stats) bool {
-	total := p.executions.Add(int64(s.Executions - pt.seen))
-	pt.seen = s.Executions
-	if limit := p.cfg.Runtime.MaxExecutions; limit > 0 && total >= int64(limit) {
-		return false
-	}
-	if p.ckpt != nil && p.ckpt.ck.Stop != nil && (p.interrupted.Load() || p.ckpt.ck.Stop(total)) {
-		p.interrupted.Store(true)
-		return false
+	// Adding to the shared count after every execution, with no limit
+	// or Stop to check it against, only bounced its cache line between
+	// the workers' cores.
+	if p.counted {
+		total := p.executions.Add(int64(s.Executions - pt.seen))
+		pt.seen = s.Executions
+		if limit := p.cfg.Runtime.MaxExecutions; limit > 0 && total >= int64(limit) {
+			return false
+		}
+		if p.ckpt != nil && p.ckpt.ck.Stop != nil && (p.interrupted.Load() || p.ckpt.ck.Stop(total)) {
+			p.interrupted.Store(true)
+			return false
+		}
 	}
 	if !p.splits {
 		return true

@@ -213,3 +213,32 @@ func TestShards(t *testing.T) {
 		}
 	}
 }
+
+// TestWorkersLimit checks that a limit on the executions bounds the whole
+// exploration, however many workers share it and however often it splits:
+// each worker stops at its first execution past the limit.
+func TestWorkersLimit(t *testing.T) {
+	body := func() {
+		var x atomic.Int32
+		for range 3 {
+			weft.Go(func() {
+				for range 2 {
+					x.Add(1)
+				}
+			})
+		}
+	}
+	whole := sequential(t, "condpor", body, false)
+	for _, w := range []int{1, 2, 4} {
+		for _, eager := range []bool{false, true} {
+			for _, limit := range []int{1, 7, 50} {
+				cfg := config(t, "condpor", w, false)
+				cfg.Runtime.MaxExecutions = limit
+				rep, _ := parallel.RunParts(body, cfg, eager)
+				if rep.Executions < limit || rep.Executions > limit+w-1 || rep.Exhaustive {
+					t.Errorf("%d workers, eager %v, limit %d: %d executions, exhaustive %v; want %d to %d (of %d), not exhaustive", w, eager, limit, rep.Executions, rep.Exhaustive, limit, limit+w-1, whole.Executions)
+				}
+			}
+		}
+	}
+}
