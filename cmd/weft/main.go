@@ -44,6 +44,12 @@
 //	                   -timeout, an interrupt): run again with the same file,
 //	                   the check resumes from it (one check per file: select
 //	                   it with -run; engines condpor and dfs)
+//	-pgo               compile the test binaries with weft's CPU profile
+//	                   (profile-guided optimization, go test -pgo): the
+//	                   explorations run a few percent faster, and the first
+//	                   build with it compiles the standard library and
+//	                   weft's packages again; go test's own -pgo, after --
+//	                   or in GOFLAGS, wins
 //	-rewrite patterns  rewrite the packages that the comma-separated
 //	                   patterns match too (golang.org/x/sync/...): a
 //	                   dependency outside the module is built from a copy
