@@ -2,24 +2,26 @@
 
 // Command pgogen writes the CPU profile that cmd/weft is built with
 // (cmd/weft/default.pgo, for profile-guided optimization): the profile of
-// weft exploring a mix of programs, each for the same CPU time, so that
-// no one of them decides alone what the compiler inlines. Run it with
+// weft exploring a mix of programs, each for a set share of the CPU time,
+// so that no one of them decides alone what the compiler inlines. Run it
+// with
 //
 //	go generate ./cmd/weft
 //
-// (about a minute). The mix, with weft's default engine condpor: GenMC's
-// fib_bench (atomics, revisits), with one worker and with two, as weft
-// test explores a check by default on a machine with several cores; rows
-// of weft bench on atomics (Counter2), locks with symbolic keys
+// (about 40 s; -each sets the share). The mix, one share each, with
+// weft's default engine condpor: GenMC's fib_bench (atomics, revisits),
+// with one worker and with two, as weft test explores a check by default
+// on a machine with several cores; rows of weft bench on atomics
+// (Counter2, its values enumerated), locks with symbolic keys
 // (CoarseList) and symbolic values that the solver orders (MergeSort);
 // programs written in plain Go as weft test rewrites them (channels,
 // select, context, WaitGroup, sync.Pool); and, for a quarter of a share
 // each, rows explored with the other engines (sdpor, mpor, qpor, cdpor).
 //
 // The profile only guides the compiler: a stale one costs speed, never
-// correctness. Refresh it when the hot paths change (a new engine, a
-// rewrite of the execution graph or of the scheduler), and check that
-// the figures of docs/benchmarks.md hold with it.
+// correctness. Make it again when the hot paths change (a new engine, a
+// rewrite of the execution graph or of the scheduler), and before
+// measuring the figures of docs/benchmarks.md.
 package main
 
 import (
