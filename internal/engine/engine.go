@@ -69,18 +69,20 @@ type Awaiter interface {
 	Spins(x *Exec, g int32) bool
 }
 
-// Replayer is implemented by engines that can perform an operation of the
-// goroutine that performed the previous one (Exec.Last) without a Step,
-// when they replay it from a recorded execution and it has nothing to
-// choose (a load, a store, a spawn, a join, a return): a goroutine performs
-// many of them one after another. Step, for each of them, would pick the
-// goroutine and return Ran with Alt 0 and no bug; Replay spares the runtime
-// the round trip through Step's choice and its Decision.
+// Replayer is implemented by engines that can perform an operation without
+// a Step when they replay it from a recorded execution and it has nothing
+// to choose (a load, a store, a spawn, a join, a return): a goroutine
+// performs many of them one after another. Step, for each of them, would
+// pick the goroutine and return Ran with Alt 0 and no bug; Replay spares
+// the runtime the round trip through Step's choice and its Decision.
 type Replayer interface {
-	// Replay performs goroutine g's pending operation, g being x.Last,
-	// and reports true, when Step would; else it reports false having
-	// changed nothing, and the runtime calls Step.
-	Replay(x *Exec, g *Goroutine) bool
+	// Replay is called when goroutine g, being x.Last, waits to perform
+	// its pending operation. It performs the pending operation of the
+	// goroutine that Step would pick, g or another, and returns that
+	// goroutine's id, when Step would perform it as such an operation;
+	// else it returns -1 having changed nothing, and the runtime calls
+	// Step.
+	Replay(x *Exec, g *Goroutine) int32
 }
 
 // Orderer is implemented by engines that can tell, at any point of the

@@ -137,39 +137,7 @@ func (x *execution) dispatch() *goroutine {
 	d := x.eng.Step(&x.exec)
 	switch d.Verdict {
 	case engine.Run:
-		h := x.gs[d.G]
-		x.exec.Last = d.G
-		x.sched = append(x.sched, d.Choice)
-		h.Steps++
-		if x.tracer != nil {
-			x.tracer.step(h)
-		}
-		// A system goroutine does what the program's goroutines ask of it
-		// (the clock fires the timers they set), which their own limits
-		// bound: x/sync's TestGoLimit sleeps in 1,025 goroutines, and the
-		// clock took the step limit meant for a loop.
-		if h.Steps > x.maxSteps && !h.system {
-			where := ""
-			if x.tracer != nil {
-				where = fmt.Sprintf(", the last at %s:%d", h.pos.File, h.pos.Line)
-			}
-			x.fail(&engine.Bug{
-				Kind:    engine.StepLimit,
-				Message: fmt.Sprintf("%s performed more than %d operations%s: an infinite loop or a livelock (raise the limit with WithMaxSteps)%s", x.describe(h), x.maxSteps, where, x.starved(h)),
-				G:       h.ID,
-			})
-			return nil
-		}
-		if len(x.sched)%longEvery == 0 && x.long(h) {
-			return nil
-		}
-		if d.Bug != nil {
-			x.report(d.Bug, nil)
-		}
-		if h.Pending.Kind == event.Spawn && !x.spawn(h, h.Pending.Arg) {
-			return nil
-		}
-		return h
+		return x.ran(d.Choice, d.Bug)
 	case engine.Stop:
 		x.stop()
 	case engine.Fail:
@@ -191,6 +159,45 @@ func (x *execution) dispatch() *goroutine {
 		x.end(engine.Ending{Kind: engine.Dropped})
 	}
 	return nil
+}
+
+// ran records that the engine performed the operation c of goroutine
+// c.G, with bug when it is a data race the execution goes on past, and
+// returns the goroutine that runs on, or nil when the execution is over.
+func (x *execution) ran(c engine.Choice, bug *engine.Bug) *goroutine {
+	h := x.gs[c.G]
+	x.exec.Last = c.G
+	x.sched = append(x.sched, c)
+	h.Steps++
+	if x.tracer != nil {
+		x.tracer.step(h)
+	}
+	// A system goroutine does what the program's goroutines ask of it
+	// (the clock fires the timers they set), which their own limits
+	// bound: x/sync's TestGoLimit sleeps in 1,025 goroutines, and the
+	// clock took the step limit meant for a loop.
+	if h.Steps > x.maxSteps && !h.system {
+		where := ""
+		if x.tracer != nil {
+			where = fmt.Sprintf(", the last at %s:%d", h.pos.File, h.pos.Line)
+		}
+		x.fail(&engine.Bug{
+			Kind:    engine.StepLimit,
+			Message: fmt.Sprintf("%s performed more than %d operations%s: an infinite loop or a livelock (raise the limit with WithMaxSteps)%s", x.describe(h), x.maxSteps, where, x.starved(h)),
+			G:       h.ID,
+		})
+		return nil
+	}
+	if len(x.sched)%longEvery == 0 && x.long(h) {
+		return nil
+	}
+	if bug != nil {
+		x.report(bug, nil)
+	}
+	if h.Pending.Kind == event.Spawn && !x.spawn(h, h.Pending.Arg) {
+		return nil
+	}
+	return h
 }
 
 // spawn adds goroutine id, which h's spawn, just performed, starts. It

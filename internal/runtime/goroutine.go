@@ -417,19 +417,31 @@ func (g *goroutine) op(lab *event.Label) *event.Result {
 	if g.discovering {
 		// Back to the spawner, which resumed it (see discover).
 		g.park()
-	} else if x.exec.Last == g.ID && x.replayer != nil && g.Steps < x.maxSteps && (len(x.sched)+1)%longEvery != 0 && x.d.stray.Load() == nil && x.replayer.Replay(&x.exec, &g.Goroutine) {
-		// g goes on: the engine replayed the operation without a Step
-		// (see engine.Replayer), which was the previous operation's
-		// goroutine; dispatch's own checks (the step limit, a look at
-		// the clock, a stray goroutine) would not have stopped it.
-		x.sched = append(x.sched, engine.Choice{G: g.ID})
-		g.Steps++
-		if lab.Kind == event.Spawn && !x.spawn(g, lab.Arg) {
-			g.park() // the execution is over: the driver unwinds g
+	} else {
+		// The engine may perform the operation without a Step (see
+		// engine.Replayer), g having performed the previous one, when
+		// dispatch's own checks (the step limit, a look at the clock, a
+		// stray goroutine) would not stop g.
+		t := int32(-1)
+		if x.exec.Last == g.ID && x.replayer != nil && g.Steps < x.maxSteps && (len(x.sched)+1)%longEvery != 0 && x.d.stray.Load() == nil {
+			t = x.replayer.Replay(&x.exec, &g.Goroutine)
 		}
-	} else if h := x.dispatch(); h != g {
-		x.next = h
-		g.park()
+		if t == g.ID {
+			// g goes on.
+			x.sched = append(x.sched, engine.Choice{G: g.ID})
+			g.Steps++
+			if lab.Kind == event.Spawn && !x.spawn(g, lab.Arg) {
+				g.park() // the execution is over: the driver unwinds g
+			}
+		} else if t >= 0 {
+			// g cannot go on: the engine performed the operation of the
+			// goroutine that Step would have picked.
+			x.next = x.ran(engine.Choice{G: t}, nil)
+			g.park()
+		} else if h := x.dispatch(); h != g {
+			x.next = h
+			g.park()
+		}
 	}
 	g.yields = 0
 	if event.ReadOnly(lab, &g.Result) {

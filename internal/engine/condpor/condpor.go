@@ -135,10 +135,13 @@ type Engine struct {
 	// only.
 	g *graph.Graph
 	// stuckAt is remaining when Replay last found that goroutine x.Last
-	// cannot replay its next operation yet: replay, which the runtime's
-	// Step then calls, need not check it again (a tenth of its cost)
-	// while no event was replayed since. 0: none.
+	// cannot replay its next operation yet, and picked the goroutine that
+	// replay picks instead, whose event it could not perform (a channel
+	// operation, an update...): replay, which the runtime's Step then
+	// calls, need not look for it again while no event was replayed
+	// since. 0: none.
 	stuckAt int
+	picked  int32
 }
 
 // New returns a condpor engine.
@@ -356,19 +359,30 @@ func (e *Engine) replayable(g *graph.Graph, x *engine.Exec, t int32) bool {
 	}
 }
 
+// next returns the lowest-numbered goroutine other than x.Last, which
+// cannot go on, whose next event is replayable; -1 if none.
+func (e *Engine) next(g *graph.Graph, x *engine.Exec) int32 {
+	for i := range x.G {
+		if int32(i) != x.Last && e.replayable(g, x, int32(i)) {
+			return int32(i)
+		}
+	}
+	return -1
+}
+
 // replay runs the next event of the graph.
 func (e *Engine) replay(x *engine.Exec) engine.Decision {
 	g := e.top().g
-	t := int32(-1)
-	if x.Last >= 0 && e.stuckAt != e.remaining && e.replayable(g, x, x.Last) {
+	var t int32
+	if e.stuckAt == e.remaining {
+		t = e.picked
+		// A bug of this step, with x.Continue, may stop t, and bring
+		// the runtime back here with remaining unchanged.
+		e.stuckAt = 0
+	} else if x.Last >= 0 && e.replayable(g, x, x.Last) {
 		t = x.Last
 	} else {
-		for i := range x.G {
-			if int32(i) != x.Last && e.replayable(g, x, int32(i)) { // x.Last is not
-				t = int32(i)
-				break
-			}
-		}
+		t = e.next(g, x)
 	}
 	if t < 0 {
 		return diverged(-1, fmt.Sprintf("%d operations of the recorded execution never came", e.remaining))
@@ -451,55 +465,55 @@ func (e *Engine) replay(x *engine.Exec) engine.Decision {
 
 // Replay implements engine.Replayer for the events of the graph that
 // need no choice and no check, most of what a run replays: plain loads and
-// stores, spawns, joins and returns. replay would pick goroutine gr again
-// (x.Last, replayable) and perform them as it does here.
-func (e *Engine) Replay(x *engine.Exec, gr *engine.Goroutine) bool {
+// stores, spawns, joins and returns. It performs gr's next event as replay
+// would: replay picks gr, x.Last, when it can go on. When it cannot,
+// Replay performs instead the next event of the goroutine replay picks
+// (see instead, which calls Replay for it), sparing the runtime the Step
+// that would only find it again.
+func (e *Engine) Replay(x *engine.Exec, gr *engine.Goroutine) int32 {
 	if e.remaining == 0 || gr.Status != engine.Ready {
-		return false
+		return -1
 	}
 	g := e.g
 	t := gr.ID
 	if int(t) >= len(g.Threads) || int(t) >= len(e.cursor) {
-		return false
+		return e.instead(x, gr)
 	}
 	// One bounds check for the cursor, read and advanced here.
 	cur := &e.cursor[t]
 	evs, i := g.Threads[t].Events, *cur
 	if int(i) >= len(evs) {
-		e.stuckAt = e.remaining
-		return false
+		return e.instead(x, gr)
 	}
 	ev := &evs[i]
 	switch ev.Kind {
 	case graph.Read:
 		if !e.executed(ev.RF) {
-			e.stuckAt = e.remaining
-			return false
+			return e.instead(x, gr)
 		}
 		if ev.Lab.Kind != event.Load || ev.Recheck {
-			return false
+			return -1
 		}
 	case graph.Write:
 		if ev.Lab.Kind != event.Store {
-			return false
+			return -1
 		}
 	case graph.Join:
 		if !e.executed(ev.RF) {
-			e.stuckAt = e.remaining
-			return false
+			return e.instead(x, gr)
 		}
 	case graph.Spawn, graph.End:
 	default:
-		return false
+		return -1
 	}
 	// matches, written out for these kinds: no Constraint, no channel.
 	r, l := &ev.Lab, &gr.Pending
 	if ev.Outcome != 0 || r.Kind != l.Kind || r.Op != l.Op || r.OKind != l.OKind || r.Arg != l.Arg || r.Typed != l.Typed || x.Continue && r.OKind == event.VarObj {
-		return false
+		return -1
 	}
 	if l.Obj >= 0 {
 		if m := e.locOfObj(l.Obj); m != ev.Loc && (m >= 0 || !e.bind(l.Obj, ev.Loc)) {
-			return false
+			return -1
 		}
 	}
 	*cur = i + 1
@@ -508,7 +522,7 @@ func (e *Engine) Replay(x *engine.Exec, gr *engine.Goroutine) bool {
 	case graph.Read:
 		// The write read was executed (above): its value is this run's.
 		gr.Result = event.Result{V: g.Value(ev.RF), From: -1}
-		return true
+		return t
 	case graph.Write:
 		ev.Lab = gr.Pending
 		ev.Val = storedValue(&ev.Lab)
@@ -516,7 +530,22 @@ func (e *Engine) Replay(x *engine.Exec, gr *engine.Goroutine) bool {
 		gr.Status = engine.Ended
 	}
 	gr.Result = event.Result{From: -1}
-	return true
+	return t
+}
+
+// instead is Replay for goroutine gr, which cannot go on (its next event
+// is not replayable): when gr is x.Last, Replay for the goroutine that
+// replay picks instead (next), which can.
+func (e *Engine) instead(x *engine.Exec, gr *engine.Goroutine) int32 {
+	if gr.ID != x.Last {
+		return -1
+	}
+	t := e.next(e.g, x)
+	e.stuckAt, e.picked = e.remaining, t
+	if t < 0 {
+		return -1
+	}
+	return e.Replay(x, x.G[t])
 }
 
 // storedValue is the value a store writes.

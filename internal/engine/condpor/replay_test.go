@@ -22,7 +22,7 @@ import (
 // every operation.
 type noReplay struct{ *condpor.Engine }
 
-func (noReplay) Replay(*engine.Exec, *engine.Goroutine) bool { return false }
+func (noReplay) Replay(*engine.Exec, *engine.Goroutine) int32 { return -1 }
 
 // explore runs body under condpor, with or without its Replayer, and
 // describes what it found: the counts, and each bug with its schedule.
