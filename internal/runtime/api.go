@@ -149,10 +149,17 @@ func Op(o *Obj, lab *event.Label, what string) *event.Result {
 	key := self()
 	w := first(key)
 	if w == nil {
-		w = lookup(key)
+		if w = lookup(key); w == nil {
+			runningOn(w, what) // does not return
+		}
 	}
-	if w == nil || w.d.abandoned.Load() || w.g.x.aborting {
-		runningOn(w, what) // does not return
+	// Two conditions: in one with the atomic load, the load's result
+	// went through a register and a test of its own.
+	if w.d.abandoned.Load() {
+		runningOn(w, what)
+	}
+	if w.g.x.aborting {
+		runningOn(w, what)
 	}
 	g := w.g
 	lab.Obj = g.x.bind(o, lab.OKind)
