@@ -321,6 +321,9 @@ func (d *driver) begin() bool {
 		if !d.cfg.Trace {
 			x.replayer, _ = x.eng.(engine.Replayer)
 		}
+		x.awaiter, _ = x.eng.(engine.Awaiter)
+		_, cont := x.eng.(engine.Continuer)
+		x.exec.Continue = d.cfg.AllBugs && cont && !d.cfg.Trace
 		d.x = x
 	}
 	if d.vars != nil {
@@ -336,14 +339,22 @@ func (d *driver) begin() bool {
 	x.cur, x.next, x.failed = nil, nil, nil
 	x.over, x.aborting = false, false
 	x.faulted = nil
-	clear(x.exhausted)
-	clear(x.shadows)
+	// The maps are empty in most executions: clear's call costs more
+	// than the look at their length.
+	if len(x.exhausted) > 0 {
+		clear(x.exhausted)
+	}
+	if len(x.shadows) > 0 {
+		clear(x.shadows)
+	}
 	x.mem.reset()
 	x.mem.stacks = d.cfg.Trace
-	clear(x.objs)
-	clear(x.locals)
-	_, cont := x.eng.(engine.Continuer)
-	x.exec.Continue = d.cfg.AllBugs && cont && !d.cfg.Trace
+	if len(x.objs) > 0 {
+		clear(x.objs)
+	}
+	if len(x.locals) > 0 {
+		clear(x.locals)
+	}
 	x.ending = engine.Ending{}
 	x.tracer = nil
 	if d.cfg.Trace {

@@ -20,6 +20,8 @@ type execution struct {
 	// replayer is eng, if it replays operations without a Step, unless
 	// the executions are traced: a trace records every step.
 	replayer engine.Replayer
+	// awaiter is eng, if it tells spinning goroutines (see stop).
+	awaiter  engine.Awaiter
 	exec     engine.Exec
 	gs       []*goroutine // by id
 	cur      *goroutine   // the goroutine holding the turn
@@ -111,7 +113,7 @@ func held(e uint64) bool {
 // newGoroutine adds goroutine id, running fn, to the execution.
 func (x *execution) newGoroutine(id, parent int32, fn func()) *goroutine {
 	g := x.d.allocGoroutine()
-	g.Goroutine = engine.Goroutine{ID: id, Parent: parent}
+	g.ID, g.Parent = id, parent // the rest of g is zero (allocGoroutine)
 	g.x = x
 	g.fn = fn
 	g.w = x.d.allocWorker()
@@ -364,7 +366,7 @@ func (x *execution) stop() {
 	}
 	var waiting []*goroutine
 	assumed := false
-	aw, _ := x.eng.(engine.Awaiter)
+	aw := x.awaiter
 	for _, g := range x.gs {
 		if g == nil {
 			continue

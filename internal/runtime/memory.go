@@ -50,7 +50,9 @@ type access struct {
 
 // reset forgets the accesses of the previous execution, keeping the arrays.
 func (m *memory) reset() {
-	clear(m.words)
+	if len(m.words) > 0 {
+		clear(m.words) // see driver.begin
+	}
 	m.cells = m.cells[:0]
 }
 
