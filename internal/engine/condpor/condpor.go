@@ -730,12 +730,18 @@ func (e *Engine) fresh(x *engine.Exec) engine.Decision {
 // pick returns the goroutine whose operation fresh adds, -1 if none can
 // move.
 func (e *Engine) pick(g *graph.Graph, x *engine.Exec) int32 {
-	ok := func(t int32) bool { gr := x.G[t]; return gr != nil && e.enabled(g, x, gr) }
+	// The status first, without a call: most goroutines that cannot move
+	// have ended or wait.
+	ok := func(t int32) bool {
+		gr := x.G[t]
+		return gr != nil && gr.Status == engine.Ready && e.enabled(g, x, gr)
+	}
 	if x.Last >= 0 && ok(x.Last) && !e.loadLike(g, x.G[x.Last]) {
 		return x.Last
 	}
 	for t := range x.G {
-		if ok(int32(t)) && !e.loadLike(g, x.G[t]) {
+		// x.Last cannot move, or reads: asked just above.
+		if int32(t) != x.Last && ok(int32(t)) && !e.loadLike(g, x.G[t]) {
 			return int32(t)
 		}
 	}
