@@ -8,3 +8,6 @@ func RunParts(body func(), cfg Config, eager bool) (*runtime.Report, int) {
 	r, n, _ := run(body, cfg, eager, nil)
 	return r, n
 }
+
+// BallastPerWorker is ballastPerWorker.
+const BallastPerWorker = ballastPerWorker

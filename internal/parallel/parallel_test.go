@@ -3,6 +3,10 @@ package parallel_test
 import (
 	"fmt"
 	"math/rand/v2"
+	goruntime "runtime"
+	"runtime/debug"
+	"runtime/metrics"
+	"sync"
 	"testing"
 
 	"weft.dev/weft"
@@ -240,5 +244,38 @@ func TestWorkersLimit(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestBallast checks that an exploration with several workers raises the
+// collector's goal by its ballast while it runs, and one with a single
+// worker does not.
+func TestBallast(t *testing.T) {
+	if old := debug.SetGCPercent(100); old < 0 {
+		debug.SetGCPercent(old)
+		t.Skip("GOGC=off: the collector has no goal")
+	} else {
+		debug.SetGCPercent(old)
+	}
+	goal := func() uint64 {
+		goruntime.GC()
+		s := []metrics.Sample{{Name: "/gc/heap/goal:bytes"}}
+		metrics.Read(s)
+		return s[0].Value.Uint64()
+	}
+	during := map[int]uint64{}
+	for _, w := range []int{1, 2} {
+		var once sync.Once
+		body := func() {
+			once.Do(func() { during[w] = goal() })
+			var x atomic.Int32
+			weft.Go(func() { x.Add(1) })
+			x.Add(1)
+		}
+		explore(t, "condpor", body, w, 0, 1, false, false)
+	}
+	base := goal()
+	if during[2] < base+parallel.BallastPerWorker || during[1] >= base+(during[2]-base)/2 {
+		t.Errorf("the collector's goal was %d B with one worker and %d B with two, %d B after; want two workers' %d B (the ballast) above", during[1], during[2], base, parallel.BallastPerWorker)
 	}
 }
