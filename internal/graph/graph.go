@@ -748,8 +748,9 @@ func (g *Graph) CutToStamp(s int32) {
 		for n > 0 && th.Events[n-1].Stamp > s {
 			n--
 			// A write added but not placed in coherence yet may have a
-			// location the table does not have.
-			if l := th.Events[n].Loc; l >= 0 && int(l) < len(g.Locs) {
+			// location the table does not have. Each location once: the
+			// events removed are mostly on a few.
+			if l := th.Events[n].Loc; l >= 0 && int(l) < len(g.Locs) && !slices.Contains(cut, l) {
 				cut = append(cut, l)
 			}
 		}
