@@ -10,10 +10,10 @@
 // places it in that order. The counts are the parts' sums, and the first
 // bug is the one of the earliest part: a bug stops the parts after it,
 // while the parts before it run on, since they may hold an earlier one.
-// The result is the one a single worker gets, whatever the timing. While
-// several workers run, the exploration holds 8 MB of memory for each
-// worker but the first, so that the garbage collector, which has no core
-// of its own then, runs less often.
+// The result is the one a single worker gets, whatever the timing. Once
+// it splits for a waiting worker, the exploration holds 8 MB of memory for
+// each worker but the first, so that the garbage collector, which has no
+// core of its own then, runs less often.
 //
 // A shard i of n runs the start of the exploration, the same on every
 // machine: one execution of each part in turn, splitting each as far as
@@ -120,17 +120,7 @@ func run(body func(), cfg Config, eager bool, ck *Checkpoint) (*runtime.Report, 
 	if !p.splits {
 		workers = 1
 	}
-	// The collector paces itself on the live heap, a few MB at most here,
-	// and starts a cycle every 4 MB that the programs allocate, 20 times a
-	// second on fib_bench with two workers. With a core per worker, no core
-	// is left for it, and each cycle stops and slows every worker: two
-	// workers ran fib_bench at 1.71 times one worker's speed, and at 1.82
-	// times with a ballast of 8 MB, a block of no pointers that only raises
-	// the collector's goal (GOGC=400 gave 1.84).
-	var ballast []byte
-	if workers > 1 {
-		ballast = make([]byte, ballastPerWorker*(workers-1))
-	}
+	p.workers = workers
 	var wg sync.WaitGroup
 	for w := range workers {
 		wg.Add(1)
@@ -140,7 +130,7 @@ func run(body func(), cfg Config, eager bool, ck *Checkpoint) (*runtime.Report, 
 		}()
 	}
 	wg.Wait()
-	goruntime.KeepAlive(ballast)
+	goruntime.KeepAlive(p.ballast)
 	r := p.sum()
 	r.Elapsed = time.Since(start)
 	if c := p.ckpt; c != nil {
@@ -200,6 +190,10 @@ type pool struct {
 	// wanted counts the workers waiting for a part: the others split
 	// their engine between two executions while it is not zero.
 	wanted atomic.Int32
+	// workers is the number of workers, and ballast the memory they hold
+	// for the collector once the exploration splits (see between).
+	workers int
+	ballast []byte
 	// executions counts the executions explored so far by every part,
 	// against Runtime.MaxExecutions and for a checkpoint's Stop; counted
 	// says that one of them needs it (see between).
@@ -342,6 +336,18 @@ func (p *pool) between(pt *part, s runtime.Stats) bool {
 	}
 	if want == 0 {
 		return true
+	}
+	// The collector paces itself on the live heap, a few MB at most here,
+	// and starts a cycle every 4 MB that the programs allocate, 20 times a
+	// second on fib_bench with two workers. With a core per worker, no core
+	// is left for it, and each cycle stops and slows every worker: two
+	// workers ran fib_bench at 1.71 times one worker's speed, and at 1.82
+	// times with a ballast of 8 MB, a block of no pointers that only raises
+	// the collector's goal (GOGC=400 gave 1.84). Only an exploration that
+	// splits holds it: one made for each of a test's short explorations
+	// took them from 50 µs to several ms.
+	if p.ballast == nil {
+		p.ballast = make([]byte, ballastPerWorker*(p.workers-1))
 	}
 	for len(p.queue) < want {
 		n := p.split(pt, false)

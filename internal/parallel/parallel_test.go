@@ -248,7 +248,7 @@ func TestWorkersLimit(t *testing.T) {
 }
 
 // TestBallast checks that an exploration with several workers raises the
-// collector's goal by its ballast while it runs, and one with a single
+// collector's goal by its ballast once it splits, and one with a single
 // worker does not.
 func TestBallast(t *testing.T) {
 	if old := debug.SetGCPercent(100); old < 0 {
@@ -263,16 +263,21 @@ func TestBallast(t *testing.T) {
 		metrics.Read(s)
 		return s[0].Value.Uint64()
 	}
+	var mu sync.Mutex
 	during := map[int]uint64{}
 	for _, w := range []int{1, 2} {
-		var once sync.Once
 		body := func() {
-			once.Do(func() { during[w] = goal() })
+			g := goal()
+			mu.Lock()
+			during[w] = max(during[w], g)
+			mu.Unlock()
 			var x atomic.Int32
 			weft.Go(func() { x.Add(1) })
 			x.Add(1)
 		}
-		explore(t, "condpor", body, w, 0, 1, false, false)
+		// Eager: the exploration splits without waiting for a worker
+		// to wait.
+		explore(t, "condpor", body, w, 0, 1, false, true)
 	}
 	base := goal()
 	if during[2] < base+parallel.BallastPerWorker || during[1] >= base+(during[2]-base)/2 {
