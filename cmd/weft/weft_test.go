@@ -25,6 +25,10 @@ func TestMain(m *testing.M) {
 // TestScripts runs the command end to end on the examples and on small
 // modules (testdata/script/*.txtar): go test builds and runs the tests for
 // real, so the scripts share this machine's Go caches and fetch nothing.
+// The go.mod files of weft's whole module graph are fetched first, as go
+// would for a build that needs them: a script whose module requires weft
+// loads that graph, and go test ./... on a fresh machine fetches only the
+// modules of the packages it builds (golang.org/x/sys is not one).
 func TestScripts(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs tests of other packages")
@@ -34,6 +38,11 @@ func TestScripts(t *testing.T) {
 		t.Fatal(err)
 	}
 	dependOnSources(t, root)
+	list := exec.Command("go", "list", "-m", "all")
+	list.Dir = root
+	if out, err := list.CombinedOutput(); err != nil {
+		t.Fatalf("go list -m all: %v\n%s", err, out)
+	}
 	goEnv := map[string]string{}
 	out, err := exec.Command("go", "env", "GOCACHE", "GOMODCACHE", "GOPATH").Output()
 	if err != nil {
