@@ -803,7 +803,6 @@ func (e *Engine) add(x *engine.Exec, gr *engine.Goroutine) engine.Decision {
 	t := gr.ID
 	l := gr.Pending
 	gr.Result = event.Result{From: -1}
-	ev := graph.Event{Lab: l, Loc: -1, AddedMax: true, Revisitable: true}
 	// A race, with x.Continue, is performed and then reported.
 	var race *engine.Bug
 	var prev []graph.Pos
@@ -843,41 +842,41 @@ func (e *Engine) add(x *engine.Exec, gr *engine.Goroutine) engine.Decision {
 	case event.ChanMake, event.ChanSend, event.ChanRecv, event.ChanClose, event.ChanLen, event.ChanWait, event.Select:
 		gr.Result = e.addChan(f, t, l)
 	case event.Spawn:
-		ev.Kind = graph.Spawn
-		g.Add(t, ev, false)
+		newEvent(g, t, &l, graph.Spawn)
+		g.Push(t, false)
 	case event.Join:
-		ev.Kind = graph.Join
-		evs := g.Threads[l.Arg].Events
-		ev.RF = graph.Pos{T: l.Arg, I: int32(len(evs) - 1)}
-		g.Add(t, ev, true)
+		end := graph.Pos{T: l.Arg, I: int32(len(g.Threads[l.Arg].Events) - 1)}
+		newEvent(g, t, &l, graph.Join).RF = end
+		g.Push(t, true)
 	case event.End:
-		ev.Kind = graph.End
-		g.Add(t, ev, false)
+		newEvent(g, t, &l, graph.End)
+		g.Push(t, false)
 		gr.Status = engine.Ended
 	case event.Block:
-		ev.Kind = graph.Block
-		g.Add(t, ev, false)
+		newEvent(g, t, &l, graph.Block)
+		g.Push(t, false)
 		gr.Status = engine.Blocked
 	case event.Fail:
 		// Nothing reads it: its place among the other goroutines'
 		// events is no part of an execution, and Fault makes any bug
 		// whose porf prefix ends in it a first one.
-		ev.Kind = graph.Fail
-		g.Add(t, ev, false)
+		newEvent(g, t, &l, graph.Fail)
+		g.Push(t, false)
 	case event.SymNew, event.SymEval, event.SymChoose:
-		ev.Kind = graph.Choice
+		ev := newEvent(g, t, &l, graph.Choice)
 		ev.Alts = int32(e.sym.Outcomes(&l))
 		if concolic.Solved(&l) {
 			ev.Kind = graph.Constraint
 			ev.Outcome = int32(e.sym.Default(&l, f.model))
 		}
-		p := g.Add(t, ev, false)
-		for o := int32(0); o < ev.Alts; o++ {
-			if o != ev.Outcome {
+		alts, outcome := ev.Alts, ev.Outcome
+		p := g.Push(t, false)
+		for o := int32(0); o < alts; o++ {
+			if o != outcome {
 				f.items = append(f.items, item{kind: choose, a: p, b: graph.Pos{I: o}})
 			}
 		}
-		gr.Result = e.sym.Result(&l, int(ev.Outcome), f.model)
+		gr.Result = e.sym.Result(&l, int(outcome), f.model)
 	default:
 		return engine.Failed(engine.Choice{G: t}, &engine.Bug{Kind: engine.Misuse, G: t,
 			Message: fmt.Sprintf("the condpor engine does not support %v yet: use WithEngine(\"dfs\")", l.Kind)})
@@ -890,6 +889,14 @@ func (e *Engine) add(x *engine.Exec, gr *engine.Goroutine) engine.Decision {
 		return e.raced(graph.Pos{T: t, I: e.cursor[t] - 1}, prev, race)
 	}
 	return engine.Ran(engine.Choice{G: t})
+}
+
+// newEvent returns the slot of goroutine t's next event, for operation l, of
+// kind k, with no location, added the default way.
+func newEvent(g *graph.Graph, t int32, l *event.Label, k graph.Kind) *graph.Event {
+	ev := g.Next(t)
+	ev.Lab, ev.Kind, ev.Loc, ev.AddedMax, ev.Revisitable = *l, k, -1, true, true
+	return ev
 }
 
 // outcomes gives the update read at p its default outcome and pushes the
@@ -999,10 +1006,10 @@ func (e *Engine) addRead(f *frame, t int32, l event.Label, loc int32) graph.Pos 
 			f.items = append(f.items, item{kind: forwardRead, a: p, b: w})
 		}
 	}
-	return g.Add(t, graph.Event{
-		Lab: l, Kind: graph.Read, RMW: l.Kind.Updates(), Loc: loc, RF: max,
-		AddedMax: true, Revisitable: true,
-	}, sync(&l))
+	ev := g.Next(t)
+	ev.Lab, ev.Kind, ev.RMW, ev.Loc, ev.RF = l, graph.Read, l.Kind.Updates(), loc, max
+	ev.AddedMax, ev.Revisitable = true, true
+	return g.Push(t, sync(&l))
 }
 
 // readable reports whether a read for operation l with porf view base may
@@ -1033,11 +1040,11 @@ func (e *Engine) readable(g *graph.Graph, l *event.Label, t int32, p graph.Pos, 
 // allows.
 func (e *Engine) addWritePart(f *frame, p graph.Pos, v event.Value) graph.Pos {
 	g := f.g
+	ev := g.Next(p.T)
 	r := g.Ev(p)
-	w := g.Add(p.T, graph.Event{
-		Lab: r.Lab, Kind: graph.Write, RMW: true, Cont: true, Loc: r.Loc, Val: v,
-		AddedMax: true, Revisitable: true,
-	}, false)
+	ev.Lab, ev.Kind, ev.RMW, ev.Cont, ev.Loc, ev.Val = r.Lab, graph.Write, true, true, r.Loc, v
+	ev.AddedMax, ev.Revisitable = true, true
+	w := g.Push(p.T, false)
 	g.InsertCo(w, g.Ev(p).RF)
 	e.revisits(f, w)
 	return w
@@ -1055,7 +1062,9 @@ func (e *Engine) addWrite(f *frame, t int32, l event.Label, loc int32, v event.V
 		f.items = append(f.items, item{kind: forwardWrite, a: p, b: pred})
 	}
 	last := preds[len(preds)-1]
-	w := g.Add(t, graph.Event{Lab: l, Kind: graph.Write, Loc: loc, Val: v, AddedMax: true, Revisitable: true}, false)
+	ev := g.Next(t)
+	ev.Lab, ev.Kind, ev.Loc, ev.Val, ev.AddedMax, ev.Revisitable = l, graph.Write, loc, v, true, true
+	w := g.Push(t, false)
 	g.InsertCo(w, last)
 	e.revisits(f, w)
 	return w
