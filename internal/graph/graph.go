@@ -572,7 +572,7 @@ func (g *Graph) Push(t int32, sync bool) Pos {
 	ev := &th.Events[p.I]
 	ev.Stamp = int32(len(g.Order))
 	g.Order = append(g.Order, p)
-	g.computeViews(p, sync)
+	g.computeViews(p, ev, sync)
 	g.slabEnd = append(g.slabEnd, int32(len(g.slab)))
 	switch ev.Kind {
 	case Read:
@@ -598,44 +598,34 @@ func (g *Graph) Push(t int32, sync bool) Pos {
 	return p
 }
 
-// computeViews sets the views of the event at p from its predecessors.
-func (g *Graph) computeViews(p Pos, sync bool) {
-	ev := g.Ev(p)
-	var pred Pos
+// computeViews sets the views of ev, the event at p, from its
+// predecessors.
+func (g *Graph) computeViews(p Pos, ev *Event, sync bool) {
+	th := &g.Threads[p.T]
+	var pv, ph []int32 // the program-order predecessor's views
 	if p.I > 0 {
-		pred = Pos{T: p.T, I: p.I - 1}
-	} else {
-		pred = g.Threads[p.T].Spawn
+		pe := &th.Events[p.I-1]
+		pv, ph = pe.View, pe.HB
+	} else if sp := th.Spawn; !sp.IsInit() {
+		pe := g.Ev(sp)
+		pv, ph = pe.View, pe.HB
 	}
-	var pe, src *Event
-	if !pred.IsInit() {
-		pe = g.Ev(pred)
-	}
-	if (ev.Kind == Read || ev.Kind == Join) && !ev.RF.IsInit() {
-		src = g.Ev(ev.RF)
+	var sv, sh []int32 // the reads-from source's
+	src := (ev.Kind == Read || ev.Kind == Join) && !ev.RF.IsInit()
+	if src {
+		se := g.Ev(ev.RF)
+		sv, sh = se.View, se.HB
 	}
 	// The view reaches no goroutine beyond those its sources reach:
 	// an event of a program that starts goroutines one after the other
 	// needs far fewer entries than there are goroutines.
-	n := int(p.T) + 1
-	if pe != nil {
-		n = max(n, len(pe.View))
-	}
-	if src != nil {
-		n = max(n, len(src.View))
-	}
+	n := max(int(p.T)+1, len(pv), len(sv))
 	// A view starts as its program-order predecessor's.
-	var pv, ph []int32
-	if pe != nil {
-		pv, ph = pe.View, pe.HB
-	}
 	view := g.newView(n, pv)
-	if src != nil {
-		join(view, src.View)
-	}
+	join(view, sv)
 	view[p.T] = p.I
-	synced := src == nil || sync || ev.Kind == Join
-	if synced && sameView(pv, ph) && (src == nil || sameView(src.View, src.HB)) {
+	synced := !src || sync || ev.Kind == Join
+	if synced && sameView(pv, ph) && sameView(sv, sh) {
 		// Happens-before is porf here, as for every event of a program
 		// of atomics only: the event shares one array for both, half
 		// the views to make and to collect.
@@ -643,8 +633,8 @@ func (g *Graph) computeViews(p Pos, sync bool) {
 		return
 	}
 	hb := g.newView(n, ph)
-	if src != nil && synced {
-		join(hb, src.HB)
+	if synced {
+		join(hb, sh)
 	}
 	hb[p.T] = p.I
 	ev.View, ev.HB = view, hb
@@ -664,7 +654,7 @@ func (g *Graph) SetRF(p, w Pos, sync bool) {
 	if ev.Kind == Read {
 		g.Locs[ev.Loc].indexed = false
 	}
-	g.computeViews(p, sync)
+	g.computeViews(p, ev, sync)
 	// The new views are at the end of the slab, after those of the
 	// events added after p (none, for a forward revisit's read).
 	for s := int(ev.Stamp); s < len(g.slabEnd); s++ {
