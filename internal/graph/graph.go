@@ -145,6 +145,10 @@ type Loc struct {
 	Kind  event.ObjKind
 	Co    []Pos // writes in coherence order; Init is implicitly first
 	Reads []Pos // reads in the order they were added
+	// rfs[i] is the write Reads[i] reads: the scans for the reads of a
+	// write compare it rather than look up each read's event, which was
+	// most of their cost.
+	rfs []Pos
 	// byRF is Reads sorted by the write read and then in the order added,
 	// byThread by goroutine and program order, coByThread is Co sorted
 	// likewise: the reads of a write (ReadsOf), and the reads and the
@@ -223,9 +227,9 @@ func (g *Graph) ReadsOf(l int32, w Pos) []Pos {
 		// the reads into the index again after each, for the next call,
 		// was a sixteenth of fib_bench's instructions.
 		out := g.readsOf[:0]
-		for _, r := range reads {
-			if g.Ev(r).RF == w {
-				out = append(out, r)
+		for i, rf := range g.Locs[l].rfs {
+			if rf == w {
+				out = append(out, reads[i])
 			}
 		}
 		g.readsOf = out
@@ -578,6 +582,7 @@ func (g *Graph) Push(t int32, sync bool) Pos {
 	case Read:
 		l := g.Loc(ev.Loc)
 		l.Reads = append(l.Reads, p)
+		l.rfs = append(l.rfs, ev.RF)
 		if l.indexed {
 			// p was added last: it goes at the end of its write's run.
 			_, j := g.rfRun(l.byRF, ev.RF)
@@ -652,7 +657,9 @@ func (g *Graph) SetRF(p, w Pos, sync bool) {
 	ev := g.Ev(p)
 	ev.RF = w
 	if ev.Kind == Read {
-		g.Locs[ev.Loc].indexed = false
+		l := &g.Locs[ev.Loc]
+		l.rfs[readIndex(l.Reads, p)] = w
+		l.indexed = false
 	}
 	g.computeViews(p, ev, sync)
 	// The new views are at the end of the slab, after those of the
@@ -724,7 +731,9 @@ func (g *Graph) dropFromLoc(p Pos, ev *Event) {
 	switch ev.Kind {
 	case Read:
 		l := &g.Locs[ev.Loc]
-		l.Reads = remove(l.Reads, p)
+		i := readIndex(l.Reads, p)
+		l.Reads = slices.Delete(l.Reads, i, i+1)
+		l.rfs = slices.Delete(l.rfs, i, i+1)
 		if l.indexed {
 			l.byRF = remove(l.byRF, p)
 			l.byThread = removeSorted(l.byThread, p)
@@ -742,6 +751,17 @@ func (g *Graph) dropFromLoc(p Pos, ev *Event) {
 	case Join:
 		g.joins = remove(g.joins, p)
 	}
+}
+
+// readIndex returns the index of the read r in reads, searched from the
+// end: the reads whose writes change were mostly added last.
+func readIndex(reads []Pos, r Pos) int {
+	for i := len(reads) - 1; i >= 0; i-- {
+		if reads[i] == r {
+			return i
+		}
+	}
+	panic(fmt.Sprintf("weft: internal error: %v is not among the reads of its location", r))
 }
 
 func remove(s []Pos, p Pos) []Pos {
@@ -791,6 +811,7 @@ func (g *Graph) CutToStamp(s int32) {
 	for _, l := range cut {
 		loc := &g.Locs[l]
 		loc.Reads = g.keepAdded(loc.Reads)
+		loc.rfs = loc.rfs[:len(loc.Reads)]
 		if loc.indexed {
 			loc.byRF = g.keep(loc.byRF)
 			loc.byThread = g.keep(loc.byThread)
@@ -885,7 +906,13 @@ func (g *Graph) CopyInto(c *Graph, v []int32) *Graph {
 		dst.Kind = g.Locs[l].Kind
 		src := &g.Locs[l]
 		dst.Co = appendIn(dst.Co[:0], src.Co, v)
-		dst.Reads = appendIn(dst.Reads[:0], src.Reads, v)
+		dst.Reads, dst.rfs = dst.Reads[:0], dst.rfs[:0]
+		for i, r := range src.Reads {
+			if InView(v, r) {
+				dst.Reads = append(dst.Reads, r)
+				dst.rfs = append(dst.rfs, src.rfs[i])
+			}
+		}
 		dst.indexed, dst.coIndexed = src.indexed, src.coIndexed
 		if src.indexed {
 			dst.byRF = appendIn(dst.byRF[:0], src.byRF, v)

@@ -149,10 +149,16 @@ func checkLocs(t *testing.T, g *Graph) {
 				t.Fatalf("coherence of %d holds %v\n%v", l, w, g)
 			}
 		}
-		for _, r := range loc.Reads {
+		for i, r := range loc.Reads {
 			if !g.Has(r) || g.Ev(r).Kind != Read {
 				t.Fatalf("reads of %d hold %v\n%v", l, r, g)
 			}
+			if i >= len(loc.rfs) || loc.rfs[i] != g.Ev(r).RF {
+				t.Fatalf("read %v of %d reads %v, listed as reading %v\n%v", r, l, g.Ev(r).RF, loc.rfs, g)
+			}
+		}
+		if len(loc.rfs) != len(loc.Reads) {
+			t.Fatalf("%d reads of %d, %d writes they read", len(loc.Reads), l, len(loc.rfs))
 		}
 	}
 	for s, p := range g.Order {

@@ -46,9 +46,9 @@ func (g *Graph) succsBy(p Pos, in func(Pos) bool, coIndex func(int32, Pos) int, 
 		// scratch: f may call succs again (a depth-first search does).
 		// Those of a location with many are found by the index: a long
 		// execution has thousands of writes to a mutex and as many reads.
-		if reads := g.Locs[ev.Loc].Reads; len(reads) <= scanned {
-			for _, r := range reads {
-				if g.Ev(r).RF == p && in(r) {
+		if l := &g.Locs[ev.Loc]; len(l.Reads) <= scanned {
+			for i, rf := range l.rfs {
+				if r := l.Reads[i]; rf == p && in(r) {
 					f(r)
 				}
 			}
@@ -222,9 +222,9 @@ func (c *cycleSearch) expandBack(q Pos) bool {
 					return true
 				}
 			}
-			if reads := g.Locs[ev.Loc].Reads; len(reads) <= scanned {
-				for _, r := range reads {
-					if e := g.Ev(r); e.RF == pw && !e.Joins && c.push(q, end, r) {
+			if l := &g.Locs[ev.Loc]; len(l.Reads) <= scanned {
+				for i, rf := range l.rfs {
+					if r := l.Reads[i]; rf == pw && !g.Ev(r).Joins && c.push(q, end, r) {
 						return true
 					}
 				}
@@ -275,9 +275,9 @@ func (c *cycleSearch) expand(q Pos) bool {
 			// The reads of a location with few are scanned here, as
 			// ReadsOf would, without its copy of them: calling ReadsOf
 			// for those too cost fib_bench 0.5% more instructions.
-			if reads := g.Locs[ev.Loc].Reads; len(reads) <= scanned {
-				for _, r := range reads {
-					if g.Ev(r).RF == x && c.push(q, end, r) {
+			if l := &g.Locs[ev.Loc]; len(l.Reads) <= scanned {
+				for i, rf := range l.rfs {
+					if r := l.Reads[i]; rf == x && c.push(q, end, r) {
 						return true
 					}
 				}
