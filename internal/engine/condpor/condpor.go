@@ -508,7 +508,7 @@ func (e *Engine) Replay(x *engine.Exec, gr *engine.Goroutine) int32 {
 	}
 	// matches, written out for these kinds: no Constraint, no channel.
 	r, l := &ev.Lab, &gr.Pending
-	if ev.Outcome != 0 || r.Kind != l.Kind || r.Op != l.Op || r.OKind != l.OKind || r.Arg != l.Arg || r.Typed != l.Typed || x.Continue && r.OKind == event.VarObj {
+	if ev.Outcome != 0 || !r.SameKind(l) || x.Continue && r.OKind == event.VarObj {
 		return -1
 	}
 	if l.Obj >= 0 {
@@ -560,7 +560,7 @@ func storedValue(l *event.Label) event.Value {
 // event's location on first sight.
 func (e *Engine) matches(ev *graph.Event, l *event.Label) bool {
 	r := &ev.Lab
-	if r.Kind != l.Kind || r.Op != l.Op || r.OKind != l.OKind || r.Arg != l.Arg || r.Typed != l.Typed {
+	if !r.SameKind(l) {
 		return false
 	}
 	if ev.Kind == graph.Constraint && (r.A.N != l.A.N || r.B.N != l.B.N) {
