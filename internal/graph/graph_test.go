@@ -340,53 +340,43 @@ func TestAcyclicOps(t *testing.T) {
 	}
 }
 
-// TestAcyclicRead checks AcyclicRead against a search along opSuccsBy's
-// edges, for every read that is the last event of its goroutine in random
-// graphs that are acyclic without it (its precondition).
-func TestAcyclicRead(t *testing.T) {
+// TestAcyclicReadsFrom checks AcyclicReadsFrom against a search along
+// opSuccsBy's edges after adding the read, for every goroutine, location
+// and suffix of its coherence order in random acyclic graphs.
+func TestAcyclicReadsFrom(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
 	checked, cycles := 0, 0
-	for n := range 20000 {
+	for n := range 3000 {
 		g := randomGraph(rng, n%40)
-		for _, r := range g.Order {
-			evs := g.Threads[r.T].Events
-			if ev := g.Ev(r); ev.Kind != Read || int(r.I) != len(evs)-1 || !acyclicWithout(g, r) {
+		if !allAcyclic(g) {
+			continue
+		}
+		for th := range g.Threads {
+			tid := int32(th)
+			if !g.Alive(tid) {
 				continue
 			}
-			got, want := g.AcyclicRead(r), !opOnCycle(g, g.Leader(r))
-			if got != want {
-				t.Fatalf("AcyclicRead(%v) = %v, want %v\n%v", r, got, want, g)
-			}
-			if ev := g.Ev(r); !ev.Cont && !ev.Joins && g.CoIndex(ev.Loc, ev.RF)+1 < len(g.Locs[ev.Loc].Co) {
-				checked++ // a search, not Acyclic's nor a shortcut
-				if !got {
-					cycles++
+			for l := range g.Locs {
+				ws := append([]Pos{Init}, g.Locs[l].Co...)
+				for from := range ws {
+					k := g.AcyclicReadsFrom(tid, ws[from:])
+					for i, w := range ws[from:] {
+						r := g.Add(tid, Event{Kind: Read, Loc: int32(l), RF: w}, true)
+						if cycle := opOnCycle(g, r); cycle != (i < k) {
+							t.Fatalf("AcyclicReadsFrom(%d, %v) = %d; reading %v: cycle %v\n%v", tid, ws[from:], k, w, cycle, g)
+						} else if cycle {
+							cycles++
+						}
+						checked++
+						g.RemoveEvent(r)
+					}
 				}
 			}
 		}
 	}
 	if checked < 500 || cycles < 100 || checked-cycles < 100 {
-		t.Fatalf("%d searches, %d cycles", checked, cycles)
+		t.Fatalf("%d reads, %d cycles", checked, cycles)
 	}
-}
-
-// acyclicWithout reports whether no cycle of opSuccsBy's edges avoids the
-// operation of r.
-func acyclicWithout(g *Graph, r Pos) bool {
-	lr := g.Leader(r)
-	succ := func(q Pos, yield func(Pos)) {
-		g.opSuccsBy(q, all, g.CoIndex, nil, func(s Pos) {
-			if s != lr {
-				yield(s)
-			}
-		})
-	}
-	for _, p := range g.Order {
-		if p = g.Leader(p); p != lr && onCycleOf(p, succ) {
-			return false
-		}
-	}
-	return true
 }
 
 // randomGraph builds a random graph from up to 10+n pairs of random bytes

@@ -138,79 +138,76 @@ func (g *Graph) clearSeen() []bool {
 	return seen
 }
 
-// AcyclicRead is Acyclic for r, a read whose reads-from edge just changed
-// in a graph that was consistent, when r is the last event of its
-// goroutine and an operation of its own: what a forward revisit makes of
-// the graph it cuts back to r.
+// AcyclicReadsFrom returns the index of the first write of ws that a read
+// added now as the next event of goroutine t can read without closing a
+// cycle: it closes one reading any write before it. ws is a suffix of the
+// coherence order of one location (Init first included), which the graph,
+// consistent, orders; the read is not in the graph yet.
 //
 // Such a read has one edge out, the from-read edge to the write s right
 // after the one it reads, and edges in from that write and from pred, the
-// event before it (its program-order predecessor, or the spawn of its
-// goroutine). s cannot reach the write r reads, which comes before it in
-// coherence: there is a cycle if and only if s reaches pred. The search
-// goes back from pred: it stops at an operation porf-before s, which s
-// reaches only through a cycle of the graph without r, and finds the cycle
-// as soon as it meets an operation that s is porf-before. Searching
-// forward from s instead prunes little: what comes after s has mostly not
+// event before it (t's last event, or the spawn of t). s cannot reach the
+// write the read reads, which comes before it in coherence: there is a
+// cycle if and only if s reaches pred. A write that reaches pred reaches
+// it through every write before it in coherence too: the writes whose
+// successors reach pred are a prefix of ws, and one search finds where it
+// ends, the latest successor that reaches pred. The search goes back from
+// pred: it stops at an operation porf-before the earliest successor not
+// yet found to reach pred, which that successor and the later ones reach
+// only through a cycle of the graph, and records each successor that is
+// porf-before (or in) an operation it meets. Searching forward from the
+// successors instead prunes little: what comes after them has mostly not
 // seen pred.
-func (g *Graph) AcyclicRead(r Pos) bool {
-	evs := g.Threads[r.T].Events
-	ev := &evs[r.I]
-	if ev.Kind != Read || ev.Cont || ev.Joins || int(r.I) != len(evs)-1 {
-		return g.Acyclic(r)
+func (g *Graph) AcyclicReadsFrom(t int32, ws []Pos) int {
+	pred := g.Threads[t].Spawn
+	if n := len(g.Threads[t].Events); n > 0 {
+		pred = Pos{T: t, I: int32(n - 1)}
 	}
-	co := g.Locs[ev.Loc].Co
-	k := g.CoIndex(ev.Loc, ev.RF) + 1
-	if k >= len(co) {
-		return true // it reads the latest write: no edge leaves it
+	if pred.IsInit() || len(ws) < 2 {
+		return 0 // only the write it reads comes before it; no write after
 	}
-	s := co[k]
-	pred := g.Threads[r.T].Spawn
-	if r.I > 0 {
-		pred = Pos{T: r.T, I: r.I - 1}
-	}
-	if pred.IsInit() {
-		return true // only the write it reads comes before it
-	}
-	after := g.Ev(s).View
-	seen := g.clearSeen()
-	c := cycleSearch{g: g, p: g.Leader(s), seen: seen, stack: g.stack[:0]}
-	cycle := c.pushOp(g.Leader(pred))
-	for len(c.stack) > 0 && !cycle {
+	// ws[k] is the latest successor found to reach pred, 0 for none: ws[0]
+	// is the successor of no write of ws.
+	k, last := 0, len(ws)-1
+	c := cycleSearch{g: g, seen: g.clearSeen(), stack: g.stack[:0]}
+	c.visit(g.Leader(pred))
+	for len(c.stack) > 0 && k < last {
 		q := c.stack[len(c.stack)-1]
 		c.stack = c.stack[:len(c.stack)-1]
-		if InView(g.Ev(q).View, s) {
-			cycle = true
-			break
+		end := g.OpEnd(q)
+		// The view of the operation's last event holds its events and
+		// what is porf-before any of them.
+		v := g.Threads[q.T].Events[end-1].View
+		for j := last; j > k; j-- {
+			if InView(v, ws[j]) {
+				k = j
+				break
+			}
 		}
-		if InView(after, q) {
-			continue
+		if k < last && !InView(g.Ev(ws[k+1]).View, q) {
+			c.expandBack(q, end)
 		}
-		cycle = c.expandBack(q)
 	}
 	g.seen, g.stack = c.seen, c.stack
-	return !cycle
+	return k
 }
 
 // expandBack pushes the operations that must come before the operation
-// whose first event is q, and reports whether p is one of them.
-func (c *cycleSearch) expandBack(q Pos) bool {
+// [q.I, end) of q's goroutine.
+func (c *cycleSearch) expandBack(q Pos, end int32) {
 	g := c.g
 	evs := g.Threads[q.T].Events
-	end := g.OpEnd(q)
 	if q.I > 0 {
-		if c.pushOp(g.Leader(Pos{T: q.T, I: q.I - 1})) {
-			return true
-		}
-	} else if sp := g.Threads[q.T].Spawn; !sp.IsInit() && c.pushOp(g.Leader(sp)) {
-		return true
+		c.visit(g.Leader(Pos{T: q.T, I: q.I - 1}))
+	} else if sp := g.Threads[q.T].Spawn; !sp.IsInit() {
+		c.visit(g.Leader(sp))
 	}
 	for i := q.I; i < end; i++ {
 		ev := &evs[i]
 		switch ev.Kind {
 		case Read, Join:
-			if !ev.RF.IsInit() && c.push(q, end, ev.RF) {
-				return true
+			if !ev.RF.IsInit() {
+				c.visitOf(q, end, ev.RF)
 			}
 		case Write:
 			// The write before it in coherence, and the reads of that
@@ -218,32 +215,30 @@ func (c *cycleSearch) expandBack(q Pos) bool {
 			pw := Init
 			if k := g.CoIndex(ev.Loc, Pos{T: q.T, I: i}); k > 0 {
 				pw = g.Locs[ev.Loc].Co[k-1]
-				if c.push(q, end, pw) {
-					return true
-				}
+				c.visitOf(q, end, pw)
 			}
 			if l := &g.Locs[ev.Loc]; len(l.Reads) <= scanned {
 				for i, rf := range l.rfs {
-					if r := l.Reads[i]; rf == pw && !g.Ev(r).Joins && c.push(q, end, r) {
-						return true
+					if r := l.Reads[i]; rf == pw && !g.Ev(r).Joins {
+						c.visitOf(q, end, r)
 					}
 				}
 			} else {
 				for _, r := range g.ReadsOf(ev.Loc, pw) {
-					if !g.Ev(r).Joins && c.push(q, end, r) {
-						return true
+					if !g.Ev(r).Joins {
+						c.visitOf(q, end, r)
 					}
 				}
 			}
 		}
 	}
-	return false
 }
 
-// cycleSearch is the state of Acyclic's search from the operation p.
+// cycleSearch is the state of a cycle search: Acyclic's from the operation
+// p, or AcyclicReadsFrom's, which looks for no operation in particular.
 type cycleSearch struct {
 	g     *Graph
-	p     Pos
+	p     Pos    // Acyclic's
 	seen  []bool // by stamp of an operation's first event
 	stack []Pos
 }
@@ -310,11 +305,18 @@ func (c *cycleSearch) expand(q Pos) bool {
 // [q.I, end) of q's goroutine, unless s is in that operation or the
 // operation was seen; it reports whether that operation is p's.
 func (c *cycleSearch) push(q Pos, end int32, s Pos) bool {
-	if s.T == q.T && s.I >= q.I && s.I < end {
-		return false
-	}
-	return c.pushOp(c.g.Leader(s))
+	return !inOp(q, end, s) && c.pushOp(c.g.Leader(s))
 }
+
+// visitOf is push for a search that looks for no operation in particular.
+func (c *cycleSearch) visitOf(q Pos, end int32, s Pos) {
+	if !inOp(q, end, s) {
+		c.visit(c.g.Leader(s))
+	}
+}
+
+// inOp reports whether s is in the operation [q.I, end) of q's goroutine.
+func inOp(q Pos, end int32, s Pos) bool { return s.T == q.T && s.I >= q.I && s.I < end }
 
 // pushOp is push for s, the first event of another operation than the
 // one expanded (the next one in its goroutine, the first of a goroutine it
@@ -323,11 +325,16 @@ func (c *cycleSearch) pushOp(s Pos) bool {
 	if s == c.p {
 		return true
 	}
+	c.visit(s)
+	return false
+}
+
+// visit pushes s, the first event of an operation, unless it was seen.
+func (c *cycleSearch) visit(s Pos) {
 	if st := c.g.Ev(s).Stamp; !c.seen[st] {
 		c.seen[st] = true
 		c.stack = append(c.stack, s)
 	}
-	return false
 }
 
 // Linearize returns the events for which in returns true in an order that

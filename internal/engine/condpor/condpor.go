@@ -1001,10 +1001,23 @@ func (e *Engine) addRead(f *frame, t int32, l event.Label, loc int32) graph.Pos 
 	cands := e.coherent(g, loc, base)
 	max := cands[len(cands)-1]
 	p := graph.Pos{T: t, I: int32(len(g.Threads[t].Events))}
-	for _, w := range cands[:len(cands)-1] {
-		if e.readable(g, &l, t, p, loc, w, base) {
-			f.items = append(f.items, item{kind: forwardRead, a: p, b: w})
+	// The forward revisits of p cut the graph back to p, and every
+	// alternative explored before them was pushed after them: it cuts the
+	// graph back to p or to an event added after p, and changes only those
+	// (replaying a graph changes the values of writes, not its edges). The
+	// graph the revisits find before p is this one, which says now, with
+	// one search for them all rather than one each, which writes p would
+	// read in a cycle: those alternatives are moot.
+	acyclic := g.AcyclicReadsFrom(t, cands)
+	for i, w := range cands[:len(cands)-1] {
+		if !e.readable(g, &l, t, p, loc, w, base) {
+			continue
 		}
+		if i < acyclic {
+			e.Moot++
+			continue
+		}
+		f.items = append(f.items, item{kind: forwardRead, a: p, b: w})
 	}
 	ev := g.Next(t)
 	ev.Lab, ev.Kind, ev.RMW, ev.Loc, ev.RF = l, graph.Read, l.Kind.Updates(), loc, max

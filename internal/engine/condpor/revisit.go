@@ -255,7 +255,8 @@ func (e *Engine) apply(f *frame, it item) bool {
 		ev := g.Ev(r)
 		g.SetRF(r, w, syncOf(ev))
 		ev.AddedMax = false
-		if !g.AcyclicRead(r) {
+		// addRead pushed only the writes its read reads without a cycle.
+		if isChan(ev.Lab.Kind) && !g.Acyclic(r) {
 			return false
 		}
 		return e.complete(f, r, true)
