@@ -170,6 +170,7 @@ func (g *Graph) AcyclicReadsFrom(t int32, ws []Pos) int {
 	// is the successor of no write of ws.
 	k, last := 0, len(ws)-1
 	c := cycleSearch{g: g, seen: g.clearSeen(), stack: g.stack[:0]}
+	c.pruneBefore(ws[1])
 	c.visit(g.Leader(pred))
 	for len(c.stack) > 0 && k < last {
 		q := c.stack[len(c.stack)-1]
@@ -180,16 +181,24 @@ func (g *Graph) AcyclicReadsFrom(t int32, ws []Pos) int {
 		v := g.Threads[q.T].Events[end-1].View
 		for j := last; j > k; j-- {
 			if InView(v, ws[j]) {
-				k = j
+				if k = j; k < last {
+					c.pruneBefore(ws[k+1])
+				}
 				break
 			}
 		}
-		if k < last && !InView(g.Ev(ws[k+1]).View, q) {
-			c.expandBack(q, end)
-		}
+		c.expandBack(q, end)
 	}
 	g.seen, g.stack = c.seen, c.stack
 	return k
+}
+
+// pruneBefore makes the search leave out the operations porf-before s
+// (but s's own): s, and the writes after it in coherence, reach them only
+// through a cycle. Those the search has pushed already stay: it finds
+// nothing wrong in them, only more than it needs.
+func (c *cycleSearch) pruneBefore(s Pos) {
+	c.after, c.lead = c.g.Ev(s).View, c.g.Leader(s)
 }
 
 // expandBack pushes the operations that must come before the operation
@@ -237,8 +246,12 @@ func (c *cycleSearch) expandBack(q Pos, end int32) {
 // cycleSearch is the state of a cycle search: Acyclic's from the operation
 // p, or AcyclicReadsFrom's, which looks for no operation in particular.
 type cycleSearch struct {
-	g     *Graph
-	p     Pos    // Acyclic's
+	g *Graph
+	p Pos // Acyclic's
+	// after, when not nil, is the view whose operations, but lead's,
+	// the search does not push (see pruneBefore).
+	after []int32
+	lead  Pos
 	seen  []bool // by stamp of an operation's first event
 	stack []Pos
 }
@@ -329,10 +342,17 @@ func (c *cycleSearch) pushOp(s Pos) bool {
 	return false
 }
 
-// visit pushes s, the first event of an operation, unless it was seen.
+// visit pushes s, the first event of an operation, unless it was seen or
+// is pruned. An operation pruned is marked seen for good: the writes the
+// search looks for later come after the one it was pruned for in
+// coherence, and reach it only through a cycle too.
 func (c *cycleSearch) visit(s Pos) {
-	if st := c.g.Ev(s).Stamp; !c.seen[st] {
-		c.seen[st] = true
+	st := c.g.Ev(s).Stamp
+	if c.seen[st] {
+		return
+	}
+	c.seen[st] = true
+	if c.after == nil || s == c.lead || !InView(c.after, s) {
 		c.stack = append(c.stack, s)
 	}
 }
