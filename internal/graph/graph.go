@@ -240,6 +240,48 @@ func (g *Graph) ReadsOf(l int32, w Pos) []Pos {
 	return rs[i:j:j]
 }
 
+// LatestSeen returns the index, in the coherence order of location l, of
+// the latest write that view v has seen: one in v, or read by a read in v;
+// -1 for Init. A new access whose porf view is v may neither read a write
+// before it nor be placed before it in coherence.
+func (g *Graph) LatestSeen(l int32, v []int32) int {
+	loc := &g.Locs[l]
+	co := loc.Co
+	i := len(co) - 1
+	for i >= 0 && !InView(v, co[i]) {
+		i--
+	}
+	later := co[i+1:] // the writes v may have seen through a read
+	if len(later) == 0 {
+		return i
+	}
+	if len(loc.Reads) > scanned {
+		for j := len(later) - 1; j >= 0; j-- {
+			for _, r := range g.ReadsOf(l, later[j]) {
+				if InView(v, r) {
+					return i + 1 + j
+				}
+			}
+		}
+		return i
+	}
+	// One pass over the reads rather than one per write (ReadsOf's): it
+	// runs for every access added.
+	seen := -1 // the latest of later that a read in v reads
+	for k, r := range loc.Reads {
+		if !InView(v, r) {
+			continue
+		}
+		for j, rf := len(later)-1, loc.rfs[k]; j > seen; j-- {
+			if later[j] == rf {
+				seen = j
+				break
+			}
+		}
+	}
+	return i + 1 + seen
+}
+
 // scanned is the number of accesses up to which a location's are scanned
 // rather than indexed: the index costs more than it saves on the short
 // executions of most tests.

@@ -389,6 +389,37 @@ func randomGraph(rng *rand.Rand, n int) *Graph {
 	return buildAll(data)
 }
 
+// TestLatestSeen checks LatestSeen, one pass over the reads of a location
+// that has few and a search of the index of one that has many, against a
+// scan, for the views of every event.
+func TestLatestSeen(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	for n := range 300 {
+		g := randomGraph(rng, n)
+		for _, p := range append([]Pos{Init}, g.Order...) {
+			var v []int32
+			if !p.IsInit() {
+				v = g.Ev(p).View
+			}
+			for l := range g.Locs {
+				want := -1
+				for i, w := range g.Locs[l].Co {
+					seen := InView(v, w)
+					for _, r := range g.Locs[l].Reads {
+						seen = seen || g.Ev(r).RF == w && InView(v, r)
+					}
+					if seen {
+						want = i
+					}
+				}
+				if got := g.LatestSeen(int32(l), v); got != want {
+					t.Fatalf("LatestSeen(%d, %v) = %d, want %d\n%v", l, v, got, want, g)
+				}
+			}
+		}
+	}
+}
+
 // TestReadsOf checks ReadsOf, which scans the reads of a location that has
 // few and searches the index of one that has many, against a scan.
 func TestReadsOf(t *testing.T) {

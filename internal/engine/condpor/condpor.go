@@ -967,22 +967,7 @@ func viewOf(g *graph.Graph, p graph.Pos) []int32 {
 func (e *Engine) coherent(g *graph.Graph, loc int32, base []int32) []graph.Pos {
 	co := g.Loc(loc).Co
 	out := e.buf[:0]
-	if n := len(co); n > 0 && graph.InView(base, co[n-1]) {
-		return append(out, co[n-1])
-	}
-	split := -1
-	for i := len(co) - 1; i >= 0 && split < 0; i-- {
-		if graph.InView(base, co[i]) {
-			split = i
-			break
-		}
-		for _, r := range g.ReadsOf(loc, co[i]) {
-			if graph.InView(base, r) {
-				split = i
-				break
-			}
-		}
-	}
+	split := g.LatestSeen(loc, base)
 	if split < 0 {
 		out = append(out, graph.Init)
 		split = 0
