@@ -166,8 +166,8 @@ func (g *Graph) AcyclicReadsFrom(t int32, ws []Pos) int {
 	if pred.IsInit() || len(ws) < 2 {
 		return 0 // only the write it reads comes before it; no write after
 	}
-	// ws[k] is the latest successor found to reach pred, 0 for none: ws[0]
-	// is the successor of no write of ws.
+	// ws[k] is the latest successor found to reach pred; k is 0 for none,
+	// ws[0] being the successor of no write of ws.
 	k, last := 0, len(ws)-1
 	c := cycleSearch{g: g, seen: g.clearSeen(), stack: g.stack[:0]}
 	c.pruneBefore(ws[1])
