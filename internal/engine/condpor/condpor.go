@@ -842,28 +842,28 @@ func (e *Engine) add(x *engine.Exec, gr *engine.Goroutine) engine.Decision {
 	case event.ChanMake, event.ChanSend, event.ChanRecv, event.ChanClose, event.ChanLen, event.ChanWait, event.Select:
 		gr.Result = e.addChan(f, t, l)
 	case event.Spawn:
-		newEvent(g, t, &l, graph.Spawn)
+		newEvent(g, t, &l, graph.Spawn, -1)
 		g.Push(t, false)
 	case event.Join:
 		end := graph.Pos{T: l.Arg, I: int32(len(g.Threads[l.Arg].Events) - 1)}
-		newEvent(g, t, &l, graph.Join).RF = end
+		newEvent(g, t, &l, graph.Join, -1).RF = end
 		g.Push(t, true)
 	case event.End:
-		newEvent(g, t, &l, graph.End)
+		newEvent(g, t, &l, graph.End, -1)
 		g.Push(t, false)
 		gr.Status = engine.Ended
 	case event.Block:
-		newEvent(g, t, &l, graph.Block)
+		newEvent(g, t, &l, graph.Block, -1)
 		g.Push(t, false)
 		gr.Status = engine.Blocked
 	case event.Fail:
 		// Nothing reads it: its place among the other goroutines'
 		// events is no part of an execution, and Fault makes any bug
 		// whose porf prefix ends in it a first one.
-		newEvent(g, t, &l, graph.Fail)
+		newEvent(g, t, &l, graph.Fail, -1)
 		g.Push(t, false)
 	case event.SymNew, event.SymEval, event.SymChoose:
-		ev := newEvent(g, t, &l, graph.Choice)
+		ev := newEvent(g, t, &l, graph.Choice, -1)
 		ev.Alts = int32(e.sym.Outcomes(&l))
 		if concolic.Solved(&l) {
 			ev.Kind = graph.Constraint
@@ -892,10 +892,12 @@ func (e *Engine) add(x *engine.Exec, gr *engine.Goroutine) engine.Decision {
 }
 
 // newEvent returns the slot of goroutine t's next event, for operation l, of
-// kind k, with no location, added the default way.
-func newEvent(g *graph.Graph, t int32, l *event.Label, k graph.Kind) *graph.Event {
+// kind k, on location loc (-1: none), added the default way: the caller
+// sets the rest and pushes it. l is read after the slot is taken, which
+// may move t's events: it must not point into them.
+func newEvent(g *graph.Graph, t int32, l *event.Label, k graph.Kind, loc int32) *graph.Event {
 	ev := g.Next(t)
-	ev.Lab, ev.Kind, ev.Loc, ev.AddedMax, ev.Revisitable = *l, k, -1, true, true
+	ev.Lab, ev.Kind, ev.Loc, ev.AddedMax, ev.Revisitable = *l, k, loc, true, true
 	return ev
 }
 
@@ -1004,9 +1006,8 @@ func (e *Engine) addRead(f *frame, t int32, l event.Label, loc int32) graph.Pos 
 		}
 		f.items = append(f.items, item{kind: forwardRead, a: p, b: w})
 	}
-	ev := g.Next(t)
-	ev.Lab, ev.Kind, ev.RMW, ev.Loc, ev.RF = l, graph.Read, l.Kind.Updates(), loc, max
-	ev.AddedMax, ev.Revisitable = true, true
+	ev := newEvent(g, t, &l, graph.Read, loc)
+	ev.RMW, ev.RF = l.Kind.Updates(), max
 	return g.Push(t, sync(&l))
 }
 
@@ -1038,10 +1039,10 @@ func (e *Engine) readable(g *graph.Graph, l *event.Label, t int32, p graph.Pos, 
 // allows.
 func (e *Engine) addWritePart(f *frame, p graph.Pos, v event.Value) graph.Pos {
 	g := f.g
-	ev := g.Next(p.T)
 	r := g.Ev(p)
-	ev.Lab, ev.Kind, ev.RMW, ev.Cont, ev.Loc, ev.Val = r.Lab, graph.Write, true, true, r.Loc, v
-	ev.AddedMax, ev.Revisitable = true, true
+	l := r.Lab // a copy: the read is among the events newEvent may move
+	ev := newEvent(g, p.T, &l, graph.Write, r.Loc)
+	ev.RMW, ev.Cont, ev.Val = true, true, v
 	w := g.Push(p.T, false)
 	g.InsertCo(w, g.Ev(p).RF)
 	e.revisits(f, w)
@@ -1060,8 +1061,7 @@ func (e *Engine) addWrite(f *frame, t int32, l event.Label, loc int32, v event.V
 		f.items = append(f.items, item{kind: forwardWrite, a: p, b: pred})
 	}
 	last := preds[len(preds)-1]
-	ev := g.Next(t)
-	ev.Lab, ev.Kind, ev.Loc, ev.Val, ev.AddedMax, ev.Revisitable = l, graph.Write, loc, v, true, true
+	newEvent(g, t, &l, graph.Write, loc).Val = v
 	w := g.Push(t, false)
 	g.InsertCo(w, last)
 	e.revisits(f, w)
