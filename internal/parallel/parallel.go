@@ -555,7 +555,12 @@ func (p *pool) sum() *runtime.Report {
 			r.Internal = rep.Internal
 		}
 		add(&r.Stats, rep.Stats)
-		r.Steps = rep.Steps
+		if rep.Executions+rep.Dropped > 0 {
+			// The last execution is that of the last part that ran one:
+			// a part split off may run none (the graph of 0 events of
+			// weft test -workers 2).
+			r.Steps = rep.Steps
+		}
 		for _, f := range rep.Bugs {
 			k := f.Bug.Kind.String() + "\x00" + f.Bug.Message
 			if !seen[k] {

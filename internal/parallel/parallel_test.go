@@ -156,8 +156,9 @@ func lostUpdate() {
 }
 
 // TestWorkers checks that, for many programs, each splitting engine finds
-// with 1, 2 and 4 workers the counts and the first bug (or, with
-// WithAllBugs, the bugs) that one engine alone finds.
+// with 1, 2 and 4 workers the counts, the first bug (or, with
+// WithAllBugs, the bugs) and the length of the last execution that one
+// engine alone finds.
 func TestWorkers(t *testing.T) {
 	n := 40
 	if testing.Short() {
@@ -167,12 +168,13 @@ func TestWorkers(t *testing.T) {
 	for _, p := range programs(t, n) {
 		for _, name := range p.engines {
 			for _, allBugs := range []bool{false, true} {
-				want := summary(sequential(t, name, p.body, allBugs))
+				seq := sequential(t, name, p.body, allBugs)
+				want := fmt.Sprintf("%s, %d steps in the last", summary(seq), seq.Steps)
 				for _, w := range []int{1, 2, 4} {
 					for _, eager := range []bool{false, true} {
 						rep, k := explore(t, name, p.body, w, 0, 1, allBugs, eager)
 						parts[name] += k - 1
-						if got := summary(rep); got != want {
+						if got := fmt.Sprintf("%s, %d steps in the last", summary(rep), rep.Steps); got != want {
 							t.Errorf("%s, all bugs %v, %d workers, eager %v:\n%s\nwant (one engine):\n%s\nprogram:\n%s", name, allBugs, w, eager, got, want, p.text)
 						}
 					}
