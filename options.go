@@ -41,6 +41,9 @@ type config struct {
 	// stopAfter, for tests, stops a checkpointed exploration after as
 	// many executions, as an interrupt would.
 	stopAfter int64
+	// deadline is go test's, for Check: the exploration stops early
+	// enough for the test to report before go test ends the process.
+	deadline time.Time
 }
 
 // WithEngine selects the exploration engine: "condpor" (the default)
@@ -321,6 +324,28 @@ func (c *config) fromEnv(lookup func(string) (string, bool)) error {
 		}
 	}
 	return nil
+}
+
+// until makes Check's exploration end before go test's deadline d (see
+// budget).
+func until(d time.Time) Option { return func(c *config) { c.deadline = d } }
+
+// budget returns the exploration's timeout, which ends it in time for
+// go test's deadline when that comes first, and whether it does. It leaves
+// a twentieth of the time left (1 s to 30 s), for the execution that runs
+// at the timeout (a stalled one gets 1 s), the bugs' replays, the
+// checkpoint and the test's report.
+func (c *config) budget(now time.Time) (timeout time.Duration, atDeadline bool) {
+	if c.deadline.IsZero() {
+		return c.timeout, false
+	}
+	left := c.deadline.Sub(now)
+	margin := min(max(left/20, min(time.Second, left/2)), 30*time.Second)
+	b := max(left-margin, time.Nanosecond) // 0 would be no timeout
+	if c.timeout > 0 && c.timeout <= b {
+		return c.timeout, false
+	}
+	return b, true
 }
 
 // stallTimeout is the runtime's Config.StallTimeout: 0 for the default,

@@ -73,12 +73,16 @@ func (p *progress) update(s runtime.Stats) {
 	fmt.Fprintln(p.w, progressLine(p.name, "", s))
 }
 
-// finish shows the totals of the exploration.
-func (p *progress) finish(s runtime.Stats) {
+// finish shows the totals of the exploration, and what cut it short
+// (cut, "" for nothing).
+func (p *progress) finish(s runtime.Stats, cut string) {
 	if p == nil {
 		return
 	}
 	line := progressLine(p.name, "done: ", s)
+	if cut != "" {
+		line += ", not exhaustive: " + cut
+	}
 	if p.live {
 		line = "\r" + line + "\x1b[K"
 	}

@@ -84,6 +84,14 @@ type Result struct {
 	// Shard and Shards are the shard explored (WithShard): shard Shard of
 	// Shards; Shards is 0 for the whole exploration.
 	Shard, Shards int
+
+	cut cut // what stopped an exploration that is not exhaustive
+}
+
+// cut says what stopped an exploration before its end, other than a bug.
+type cut struct {
+	why        string // e.g. "stopped by its timeout (5s)", "" for none
+	atDeadline bool   // by go test's deadline, which Check reports
 }
 
 // BugKind classifies bugs.
@@ -163,7 +171,6 @@ func explore(body func(), opts []Option) (Result, error) {
 		Engine:        mk(engine.Config{Seed: c.seed, Executions: c.maxExecutions, Concolic: conc.Config}),
 		Concolic:      conc.Config,
 		MaxExecutions: c.maxExecutions,
-		Timeout:       c.timeout,
 		MaxSteps:      c.maxSteps,
 		AllBugs:       c.allBugs,
 		StallTimeout:  c.stallTimeout(),
@@ -183,15 +190,19 @@ func explore(body func(), opts []Option) (Result, error) {
 		return Result{}, fmt.Errorf("weft: %w", err)
 	}
 	p.attach(&cfg)
+	var atDeadline bool
+	cfg.Timeout, atDeadline = c.budget(time.Now())
 	rep, calls, spent, err := run(body, cfg, c, conc, ck)
 	if err != nil {
 		return Result{}, fmt.Errorf("weft: %w", err)
 	}
-	p.finish(rep.Stats)
+	stop := cutOf(rep, c, cfg.Timeout, atDeadline, ck)
+	p.finish(rep.Stats, stop.why)
 	if rep.Internal != "" {
 		return Result{}, fmt.Errorf("weft: internal error (a bug in weft, please report it): %s", rep.Internal)
 	}
 	res := newResult(c.engine, rep)
+	res.cut = stop
 	res.SolverCalls, res.SolverTime = calls, spent
 	res.Shard, res.Shards = c.shard, c.shards
 	for _, f := range rep.Bugs {
@@ -201,6 +212,26 @@ func explore(body func(), opts []Option) (Result, error) {
 		return res, fmt.Errorf("weft: interrupted after %d executions; run again with the checkpoint %s to resume", res.Executions, c.checkpoint)
 	}
 	return res, nil
+}
+
+// cutOf says what stopped the exploration of rep, which ran with c, the
+// timeout and the checkpoint ck, when it is not exhaustive and no bug
+// stopped it. A sampling engine, never exhaustive, has nothing to say
+// when it took all its samples.
+func cutOf(rep *runtime.Report, c *config, timeout time.Duration, atDeadline bool, ck *checkpoint) cut {
+	switch {
+	case rep.Exhaustive || len(rep.Bugs) > 0 && !c.allBugs:
+		return cut{}
+	case ck != nil && ck.interrupted.Load():
+		return cut{why: "stopped by an interrupt"}
+	case c.maxExecutions > 0 && rep.Executions >= c.maxExecutions:
+		return cut{why: fmt.Sprintf("stopped at its limit of %d executions", c.maxExecutions)}
+	case timeout > 0 && rep.Elapsed >= timeout && atDeadline:
+		return cut{why: "stopped before go test's deadline", atDeadline: true}
+	case timeout > 0 && rep.Elapsed >= timeout:
+		return cut{why: fmt.Sprintf("stopped by its timeout (%v)", timeout)}
+	}
+	return cut{}
 }
 
 // run explores body as cfg says, with c's workers and shard, and returns
@@ -314,6 +345,13 @@ func engineNames() []string { return slices.Sorted(maps.Keys(engines)) }
 // execution. With WEFT_JSON set it also appends a JSON record of the check
 // to that file. It returns the statistics.
 //
+// Under go test's deadline (-timeout, 10 minutes by default), an
+// exploration that would still run then stops before it, a twentieth of
+// the time left (1 s to 30 s) ahead, and fails t with the executions it
+// explored and how to get further, rather than leave go test to end the
+// test binary with a dump of its goroutines. A bound set on purpose
+// (WithTimeout, WithMaxExecutions) that comes first passes t.
+//
 // t.FailNow (t.Fatal, t.Fatalf) called inside body, or in a goroutine it
 // starts, ends that goroutine, as runtime.Goexit does: weft reports it as an
 // AssertionFailed bug of that execution, with its trace, and stops
@@ -324,7 +362,13 @@ func Check(t testing.TB, body func(), opts ...Option) Result {
 	t.Helper()
 	runtime.Nested("weft.Check")
 	pkg := testPackage(callerPackage())
-	res, err := Explore(body, append(slices.Clip(opts), named(pkg+" "+t.Name()))...)
+	opts = append(slices.Clip(opts), named(pkg+" "+t.Name()))
+	if d, ok := t.(interface{ Deadline() (time.Time, bool) }); ok {
+		if at, ok := d.Deadline(); ok {
+			opts = append(opts, until(at))
+		}
+	}
+	res, err := Explore(body, opts...)
 	if rerr := recordCheck(pkg, t.Name(), res, err); rerr != nil {
 		t.Errorf("weft: %v", rerr)
 	}
@@ -335,7 +379,22 @@ func Check(t testing.TB, body func(), opts ...Option) Result {
 	for _, b := range res.Bugs {
 		t.Errorf("%s", checkReport(b, res, t.Name(), pkg))
 	}
+	if res.cut.atDeadline && len(res.Bugs) == 0 {
+		t.Errorf("%s", deadlineReport(res))
+	}
 	return res
+}
+
+// deadlineReport says that the exploration of res stopped before go
+// test's deadline, which would otherwise have ended the test binary with
+// a dump of its goroutines: the test fails, as it would have, but with
+// what was explored and how to get further.
+func deadlineReport(res Result) string {
+	return fmt.Sprintf("weft: the exploration did not end before go test's deadline: it stopped after %d executions (%v), "+
+		"which found no bug, and the rest is unexplored. Give it more time (go test -timeout, or weft test -- -timeout), "+
+		"more workers (weft test -workers, WithWorkers), a checkpoint to resume from (weft test -checkpoint, WithCheckpoint), "+
+		"or bound it on purpose (weft test -timeout or -max-executions, WithTimeout, WithMaxExecutions), which passes.",
+		res.Executions, res.Elapsed.Round(time.Millisecond))
 }
 
 // runPattern is the -run pattern that selects exactly the test name.
