@@ -44,6 +44,9 @@ type config struct {
 	// deadline is go test's, for Check: the exploration stops early
 	// enough for the test to report before go test ends the process.
 	deadline time.Time
+	// wrapped says that Check runs a test that weft test rewrote (see
+	// runtime.Config.Wrapped).
+	wrapped bool
 }
 
 // WithEngine selects the exploration engine: "condpor" (the default)
@@ -329,6 +332,9 @@ func (c *config) fromEnv(lookup func(string) (string, bool)) error {
 // until makes Check's exploration end before go test's deadline d (see
 // budget).
 func until(d time.Time) Option { return func(c *config) { c.deadline = d } }
+
+// wrapped marks Check's exploration of a test that weft test rewrote.
+func wrapped() Option { return func(c *config) { c.wrapped = true } }
 
 // budget returns the exploration's timeout, which ends it in time for
 // go test's deadline when that comes first, and whether it does. It leaves

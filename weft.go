@@ -174,6 +174,7 @@ func explore(body func(), opts []Option) (Result, error) {
 		MaxSteps:      c.maxSteps,
 		AllBugs:       c.allBugs,
 		StallTimeout:  c.stallTimeout(),
+		Wrapped:       c.wrapped,
 	}
 	var ck *checkpoint
 	if c.checkpoint != "" {
@@ -203,6 +204,15 @@ func explore(body func(), opts []Option) (Result, error) {
 	}
 	res := newResult(c.engine, rep)
 	res.cut = stop
+	if rep.Unmodelled && rep.Executions == 1 && len(rep.Bugs) == 0 {
+		// Once more, to tell the body's goroutines from another test's
+		// that started meanwhile.
+		again := runtime.Run(body, runtime.Config{Engine: mk(engine.Config{Concolic: conc.Config}), Concolic: conc.Config,
+			MaxExecutions: 1, MaxSteps: c.maxSteps, StallTimeout: c.stallTimeout()})
+		if again.Unmodelled {
+			return res, errUnmodelled
+		}
+	}
 	res.SolverCalls, res.SolverTime = calls, spent
 	res.Shard, res.Shards = c.shard, c.shards
 	for _, f := range rep.Bugs {
@@ -213,6 +223,13 @@ func explore(body func(), opts []Option) (Result, error) {
 	}
 	return res, nil
 }
+
+// errUnmodelled is the error of a body written in plain Go (see
+// runtime.Report.Unmodelled).
+var errUnmodelled = errors.New("weft: the body performed no operation that weft models, and goroutines that weft does not run " +
+	"started while it ran (the go statement, or a library's): weft ran it once and explored nothing. Start goroutines with weft.Go " +
+	"and synchronize with weft's packages (weft.dev/weft/sync, weft.dev/weft/atomic, weft.MakeChan...), or run the test with weft test, " +
+	"which rewrites plain Go onto them in a package whose tests do not import weft")
 
 // cutOf says what stopped the exploration of rep, which ran with c, the
 // timeout and the checkpoint ck, when it is not exhaustive and no bug
@@ -361,8 +378,16 @@ func engineNames() []string { return slices.Sorted(maps.Keys(engines)) }
 func Check(t testing.TB, body func(), opts ...Option) Result {
 	t.Helper()
 	runtime.Nested("weft.Check")
-	pkg := testPackage(callerPackage())
+	wrappedTest := calledBy("weft.dev/weft/rewritten.Check")
+	skip := 0
+	if wrappedTest {
+		skip = 1 // the test that called rewritten.Check
+	}
+	pkg := testPackage(callerPackage(skip))
 	opts = append(slices.Clip(opts), named(pkg+" "+t.Name()))
+	if wrappedTest {
+		opts = append(opts, wrapped())
+	}
 	if d, ok := t.(interface{ Deadline() (time.Time, bool) }); ok {
 		if at, ok := d.Deadline(); ok {
 			opts = append(opts, until(at))
@@ -383,6 +408,16 @@ func Check(t testing.TB, body func(), opts ...Option) Result {
 		t.Errorf("%s", deadlineReport(res))
 	}
 	return res
+}
+
+// calledBy reports whether Check's caller is the function name.
+func calledBy(name string) bool {
+	var pc [1]uintptr
+	if goruntime.Callers(3, pc[:]) == 0 { // Callers, calledBy, Check
+		return false
+	}
+	f, _ := goruntime.CallersFrames(pc[:]).Next()
+	return f.Function == name
 }
 
 // deadlineReport says that the exploration of res stopped before go
@@ -417,9 +452,10 @@ func regexpQuote(s string) string {
 	return b.String()
 }
 
-// callerPackage returns the import path of the package that called Check.
-func callerPackage() string {
-	pc, _, _, ok := goruntime.Caller(2)
+// callerPackage returns the import path of the package that called Check,
+// or of the caller skip frames above it.
+func callerPackage(skip int) string {
+	pc, _, _, ok := goruntime.Caller(2 + skip)
 	if !ok {
 		return "."
 	}

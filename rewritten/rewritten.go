@@ -150,7 +150,17 @@ func Run(t *testing.T, name string, f func(t *testing.T)) bool {
 	if !runtime.Outside() {
 		runtime.Fail(engine.Misuse, fmt.Sprintf("t.Run(%q) inside a check, which cannot run another: weft test checks the subtests of a test that calls t.Run itself, each as a body, and this test as one body", name))
 	}
-	return t.Run(name, func(t *testing.T) { weft.Check(t, func() { f(t) }) })
+	return t.Run(name, func(t *testing.T) { Check(t, func() { f(t) }) })
+}
+
+// Check is weft.Check for a test that weft test rewrote, whose body need
+// not use weft at all: a test of code without goroutines, or one that runs
+// a command, whose library starts goroutines of its own, passes as it does
+// under go test, where weft.Check reports a body in plain Go.
+func Check(t testing.TB, body func()) weft.Result {
+	t.Helper()
+	// weft.Check knows its caller.
+	return weft.Check(t, body)
 }
 
 // Example is the body of an example function (ExampleXxx) that weft test
@@ -170,7 +180,7 @@ func Example(name string, body func()) {
 	defer discard.Close()
 	first := true
 	defer func() { os.Stdout = stdout }()
-	weft.Check(&exampleT{name: name, out: stdout}, func() {
+	Check(&exampleT{name: name, out: stdout}, func() {
 		// Examples run one at a time, after the tests: nothing else
 		// writes to os.Stdout meanwhile.
 		if !first {

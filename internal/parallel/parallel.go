@@ -124,10 +124,10 @@ func run(body func(), cfg Config, eager bool, ck *Checkpoint) (*runtime.Report, 
 	var wg sync.WaitGroup
 	for w := range workers {
 		wg.Add(1)
-		go func() {
+		runtime.GoInternal(func() {
 			defer wg.Done()
 			p.work(body, cfg.Solvers[w])
-		}()
+		})
 	}
 	wg.Wait()
 	goruntime.KeepAlive(p.ballast)
@@ -555,6 +555,7 @@ func (p *pool) sum() *runtime.Report {
 			r.Internal = rep.Internal
 		}
 		add(&r.Stats, rep.Stats)
+		r.Unmodelled = r.Unmodelled || rep.Unmodelled
 		if rep.Executions+rep.Dropped > 0 {
 			// The last execution is that of the last part that ran one:
 			// a part split off may run none (the graph of 0 events of

@@ -26,8 +26,8 @@
 //	runtime.Gosched()         weft.Yield()
 //	signal.Notify, Stop, NotifyContext   rewritten.SignalNotify, ...: a check models no signals, none is sent
 //	f(c), for f of a package not rewritten that takes (or returns) a channel   an error: it takes Go's channels
-//	func TestXxx(t *testing.T) { body }   (in _test.go files)   func TestXxx(t *testing.T) { weft.Check(t, func() { body }) }
-//	t.Run(name, func(t *testing.T) { body })   (in a test)       t.Run(name, func(t *testing.T) { weft.Check(t, func() { body }) }), and the test is left as it is
+//	func TestXxx(t *testing.T) { body }   (in _test.go files)   func TestXxx(t *testing.T) { rewritten.Check(t, func() { body }) }: weft.Check, but a body in plain Go passes
+//	t.Run(name, func(t *testing.T) { body })   (in a test)       t.Run(name, func(t *testing.T) { rewritten.Check(t, func() { body }) }), and the test is left as it is
 //	t.Run(name, f)            rewritten.Run(t, name, f): f is checked as a body
 //	t.Error(...), t.Errorf(...), t.Fail()  rewritten.Error(t, ...), ...: the failure of the execution, with its interleaving
 //	t.Fatal(...), t.Fatalf(...), t.FailNow()  rewritten.Fatal(t, ...), ...: the same, its message the report's headline
@@ -479,12 +479,12 @@ func (r *rewriter) wrapTest(params *ast.FieldList, body *ast.BlockStmt) {
 	default:
 		t = param.Names[0].Name
 	}
-	start, check := body.Lbrace+1, " weft.Check("+t+", func() {"
+	start, check := body.Lbrace+1, " weftrw.Check("+t+", func() {"
 	if len(body.List) > 0 && r.isTCall(body.List[0], "Parallel") {
 		r.handled[body.List[0].(*ast.ExprStmt).X] = true
 		start, check = body.List[0].End(), ";"+check
 	}
-	r.use("weft")
+	r.use("weftrw")
 	r.replace(start, start, func() string { return check })
 	r.replace(body.Rbrace, body.Rbrace, func() string { return "})" })
 }

@@ -44,6 +44,9 @@ type Config struct {
 	// without a weft operation before the watchdog abandons the execution
 	// (see watchdog.go): 0 is DefaultStallTimeout, negative is no bound.
 	StallTimeout time.Duration
+	// Wrapped says that the body is a test that weft test made a check
+	// of, which need not perform any operation (see Report.Unmodelled).
+	Wrapped bool
 	// Names, when set, are the ids of the goroutines and variables met so
 	// far, for an engine that continues another's exploration; nil starts
 	// afresh. Run extends them.
@@ -82,6 +85,10 @@ type Report struct {
 	// Internal is set when weft itself failed (a bug of weft, not of the
 	// program): the panic and its stack.
 	Internal string
+	// Unmodelled says that the first execution performed no operation,
+	// and that goroutines weft does not run started while it ran (see
+	// othersCreated).
+	Unmodelled bool
 }
 
 // DefaultMaxSteps is the default number of operations a goroutine may
@@ -113,7 +120,7 @@ func Run(body func(), cfg Config) *Report {
 	}
 	d.lastProgress = d.start
 	done := make(chan struct{})
-	go d.main(done)
+	GoInternal(func() { d.main(done) })
 	if r := d.watch(done); r != nil {
 		// The execution was abandoned: its goroutines, and the driver, are
 		// left where they are.
@@ -179,6 +186,8 @@ type driver struct {
 	// escaped the checker, 0 before (see escaped).
 	coroutines atomic.Int32
 	clean      int
+	// others is othersCreated at the start of the first execution.
+	others uint64
 	// vars is the copy of the rewritten packages' variables that each
 	// execution starts from (see RegisterVars), nil if they have none.
 	vars *varsSnapshot
@@ -330,6 +339,9 @@ func (d *driver) begin() bool {
 		d.vars.restore()
 	}
 	d.n++
+	if d.n == 1 {
+		d.others = othersCreated()
+	}
 	x.epoch = uint64(d.id)<<32 | uint64(d.n)
 	x.exec.G = x.exec.G[:0]
 	x.exec.Objects = x.exec.Objects[:0]
@@ -484,6 +496,10 @@ func (d *driver) finish() {
 		}
 	}
 	r.Steps = steps
+	if d.n == 1 && steps <= 1 && len(x.gs) == 1 && x.ending.Kind == engine.Completed && !d.cfg.Wrapped {
+		// Nothing but the end of the body's goroutine.
+		r.Unmodelled = othersCreated() > d.others
+	}
 	switch x.ending.Kind {
 	case engine.Completed:
 		r.Executions++
