@@ -80,9 +80,9 @@ func newWorker(d *driver) *worker {
 	w := &worker{d: d}
 	s := &pullSlot{nextDue: true}
 	w.at = s
-	coroutines.mu.Lock()
-	defer coroutines.mu.Unlock()
-	coroutines.created++
+	own.mu.Lock()
+	defer own.mu.Unlock()
+	own.created++
 	s.next, _ = iter.Pull(func(yield func(struct{}) bool) {
 		s.yield = yield
 		w.id = goid()
