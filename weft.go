@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"os"
 	"path/filepath"
 	"reflect"
 	goruntime "runtime"
@@ -92,6 +93,7 @@ type Result struct {
 type cut struct {
 	why        string // e.g. "stopped by its timeout (5s)", "" for none
 	atDeadline bool   // by go test's deadline, which Check reports
+	checkpoint string // the checkpoint that holds what was explored, "" for none
 }
 
 // BugKind classifies bugs.
@@ -244,7 +246,11 @@ func cutOf(rep *runtime.Report, c *config, timeout time.Duration, atDeadline boo
 	case c.maxExecutions > 0 && rep.Executions >= c.maxExecutions:
 		return cut{why: fmt.Sprintf("stopped at its limit of %d executions", c.maxExecutions)}
 	case timeout > 0 && rep.Elapsed >= timeout && atDeadline:
-		return cut{why: "stopped before go test's deadline", atDeadline: true}
+		kept := ""
+		if _, err := os.Stat(c.checkpoint); c.checkpoint != "" && err == nil {
+			kept = c.checkpoint // unless the deadline cut its start short
+		}
+		return cut{why: "stopped before go test's deadline", atDeadline: true, checkpoint: kept}
 	case timeout > 0 && rep.Elapsed >= timeout:
 		return cut{why: fmt.Sprintf("stopped by its timeout (%v)", timeout)}
 	}
@@ -425,6 +431,12 @@ func calledBy(name string) bool {
 // a dump of its goroutines: the test fails, as it would have, but with
 // what was explored and how to get further.
 func deadlineReport(res Result) string {
+	if ck := res.cut.checkpoint; ck != "" {
+		return fmt.Sprintf("weft: the exploration did not end before go test's deadline: it stopped after %d executions (%v), "+
+			"which found no bug. The checkpoint %s holds what was explored: run the test again, with more time (go test -timeout, "+
+			"or weft test -- -timeout) or more workers, and it resumes from there.",
+			res.Executions, res.Elapsed.Round(time.Millisecond), ck)
+	}
 	return fmt.Sprintf("weft: the exploration did not end before go test's deadline: it stopped after %d executions (%v), "+
 		"which found no bug, and the rest is unexplored. Give it more time (go test -timeout, or weft test -- -timeout), "+
 		"more workers (weft test -workers, WithWorkers), a checkpoint to resume from (weft test -checkpoint, WithCheckpoint), "+
