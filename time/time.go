@@ -36,8 +36,14 @@ var epoch = time.Date(2000, time.January, 1, 0, 0, 0, 0, time.UTC)
 const MaxTicks = timerhook.MaxTicks
 
 // Now returns the current virtual time: the start of the execution (2000-01-01 00:00:00 UTC) plus the deadline of the
-// last timer that fired.
+// last timer that fired. Outside any check, it returns that start.
 func Now() Time {
+	if runtime.Outside() {
+		// Package initialization, TestMain (var t0 = time.Now() in
+		// x/time's tests): before any execution, each of which starts
+		// its clock there.
+		return epoch
+	}
 	c := clocks.Get("time.Now")
 	d := Duration(c.now.Load())
 	if runtime.Tracing() {

@@ -3,6 +3,7 @@ package time_test
 import (
 	"strings"
 	"testing"
+	stdtime "time"
 
 	"weft.dev/weft"
 	"weft.dev/weft/atomic"
@@ -281,4 +282,22 @@ func TestClockHasNoStepLimit(t *testing.T) {
 	if len(res.Bugs) > 0 {
 		t.Errorf("30 sleeps with a step limit of 40: %s: %s", res.Bugs[0].Kind, res.Bugs[0].Message)
 	}
+}
+
+// start is time.Now at package initialization, outside any check.
+var start = time.Now()
+
+// TestNowOutside: outside any check (a package variable of x/time's tests,
+// var t0 = time.Now()), Now is the time at which every execution's clock
+// starts.
+func TestNowOutside(t *testing.T) {
+	want := stdtime.Date(2000, stdtime.January, 1, 0, 0, 0, 0, stdtime.UTC)
+	if !start.Equal(want) || !time.Now().Equal(want) {
+		t.Errorf("Now outside a check: %v at initialization, %v in the test; want %v", start, time.Now(), want)
+	}
+	explore(t, func() {
+		weft.Assert(time.Now().Equal(start), "Now at the start of an execution is %v, want %v", time.Now(), start)
+		time.Sleep(time.Second)
+		weft.Assert(time.Since(start) >= time.Second, "a second later, Since(start) = %v", time.Since(start))
+	}, "condpor")
 }
