@@ -86,6 +86,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"go/version"
 	"slices"
 	"sort"
 	"strconv"
@@ -235,6 +236,7 @@ type rewriter struct {
 	inside    func(path string) bool // the packages rewritten
 	isTest    bool                   // a _test.go file
 	rangeFunc bool                   // the file's Go version has range over functions (see rangesOverFuncs)
+	maxOK     bool                   // the file's Go version has the built-in max, which no name of the package hides
 	subtests  map[*ast.FuncLit]bool  // the subtests given to t.Run as literals
 }
 
@@ -354,6 +356,7 @@ func (r *rewriter) use(alias string) { r.imports[alias] = true }
 func (r *rewriter) file(f *ast.File) {
 	r.isTest = strings.HasSuffix(r.name, "_test.go")
 	r.rangeFunc = rangesOverFuncs(f)
+	r.maxOK = r.builtinMax(f)
 	for _, imp := range f.Imports {
 		path, _ := strconv.Unquote(imp.Path.Value)
 		if _, ok := stdPkgs[path]; ok && imp.Name != nil && imp.Name.Name == "." {
@@ -384,6 +387,68 @@ func (r *rewriter) file(f *ast.File) {
 	}
 	ast.Inspect(f, r.visit)
 	r.memory(f)
+}
+
+// builtinMax says whether the built-in max can be used in f: its Go
+// version has it (go1.21), and the package declares no max of its own.
+func (r *rewriter) builtinMax(f *ast.File) bool {
+	if v := r.info.FileVersions[f]; v != "" && version.Compare(v, "go1.21") < 0 {
+		return false
+	}
+	for id := range r.info.Defs {
+		if id.Name == "max" {
+			return false
+		}
+	}
+	return true
+}
+
+// padding keeps a constant A - B of an unsigned type, where B measures a
+// type with unsafe.Sizeof, Alignof or Offsetof, from overflowing once the
+// rewrite changed that type: the padding that fills a cache line
+// ([cacheLineSize - unsafe.Sizeof(bucket{})]byte in puzpuzpuz/xsync, whose
+// bucket holds a sync.Mutex, smaller than weft's) becomes max(A, B) - (B),
+// of the same value for the types as they were, and 0 for rewritten ones
+// that no longer fit. The measures themselves are those of the rewritten
+// types, which the pointer arithmetic of such code needs.
+func (r *rewriter) padding(n *ast.BinaryExpr) {
+	if n.Op != token.SUB || !r.maxOK {
+		return
+	}
+	tv, ok := r.info.Types[n]
+	if !ok || tv.Value == nil {
+		return
+	}
+	if b, ok := tv.Type.Underlying().(*types.Basic); !ok || b.Info()&types.IsUnsigned == 0 {
+		return
+	}
+	if !r.measures(n.Y) {
+		return
+	}
+	r.replace(n.Pos(), n.End(), func() string {
+		return r.out(n.Pos()).gen("max(").part(n.X).gen(", ").part(n.Y).gen(") - (").part(n.Y).gen(")").String()
+	})
+}
+
+// measures says whether e calls unsafe.Sizeof, Alignof or Offsetof.
+func (r *rewriter) measures(e ast.Expr) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		if c, ok := n.(*ast.CallExpr); ok {
+			var id *ast.Ident
+			switch f := ast.Unparen(c.Fun).(type) {
+			case *ast.SelectorExpr:
+				id = f.Sel
+			case *ast.Ident:
+				id = f
+			}
+			if b, ok := r.info.Uses[id].(*types.Builtin); ok && b == types.Unsafe.Scope().Lookup(b.Name()) {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 // isTestFunc says whether fd is a test go test runs: func TestXxx(*testing.T).
@@ -586,6 +651,7 @@ func (r *rewriter) visit(n ast.Node) bool {
 		r.call(n)
 	case *ast.BinaryExpr:
 		r.compareNil(n)
+		r.padding(n)
 	case *ast.ChanType:
 		r.use("weft")
 		r.replace(n.Pos(), n.End(), func() string {
