@@ -385,8 +385,68 @@ func (r *rewriter) file(f *ast.File) {
 			r.replace(fd.Body.Rbrace, fd.Body.Rbrace, func() string { return "})" })
 		}
 	}
+	for _, d := range f.Decls {
+		if fd, ok := d.(*ast.FuncDecl); ok && fd.Body == nil {
+			r.linkedRand(f, fd)
+		}
+	}
 	ast.Inspect(f, r.visit)
 	r.memory(f)
+}
+
+// runtimeRand maps the runtime's random functions that code links to
+// (go:linkname) to their counterparts in package rewritten.
+var runtimeRand = map[string]string{
+	"cheaprand": "Cheaprand", "cheaprand64": "Cheaprand64", "cheaprandn": "Cheaprandn",
+	"fastrand": "Fastrand", "fastrandn": "Fastrandn", "fastrand64": "Fastrand64", "fastrandu": "Fastrandu",
+}
+
+// linkedRand gives fd, a function without a body, a body that calls the
+// counterpart in package rewritten of the runtime's random function that a
+// go:linkname directive of f links it to (see rewritten.Cheaprand), and
+// drops the directive, and a go:noescape, which a function with a body
+// cannot have. A function with an unnamed parameter, or more than one
+// result, is left as it is.
+func (r *rewriter) linkedRand(f *ast.File, fd *ast.FuncDecl) {
+	var directive *ast.Comment
+	helper := ""
+	for _, cg := range f.Comments {
+		for _, c := range cg.List {
+			fields := strings.Fields(c.Text)
+			if len(fields) == 3 && fields[0] == "//go:linkname" && fields[1] == fd.Name.Name {
+				if name, ok := strings.CutPrefix(fields[2], "runtime."); ok && runtimeRand[name] != "" {
+					directive, helper = c, runtimeRand[name]
+				}
+			}
+		}
+	}
+	results := fd.Type.Results
+	if directive == nil || results == nil || len(results.List) != 1 || len(results.List[0].Names) > 1 {
+		return
+	}
+	var args []string
+	for _, p := range fd.Type.Params.List {
+		if len(p.Names) == 0 {
+			return
+		}
+		for _, n := range p.Names {
+			args = append(args, n.Name)
+		}
+	}
+	drop := func(c *ast.Comment) { r.replace(c.Pos(), c.End(), func() string { return "//" }) }
+	drop(directive)
+	if fd.Doc != nil {
+		for _, c := range fd.Doc.List {
+			if strings.HasPrefix(c.Text, "//go:noescape") {
+				drop(c)
+			}
+		}
+	}
+	r.use("weftrw")
+	end := fd.Type.End()
+	r.replace(end, end, func() string {
+		return " { return " + r.node(results.List[0].Type) + "(weftrw." + helper + "(" + strings.Join(args, ", ") + ")) }"
+	})
 }
 
 // builtinMax says whether the built-in max can be used in f: its Go

@@ -247,6 +247,7 @@ type goroutine struct {
 	note        string  // for the trace of Pending (see Note)
 	madeChan    int64   // the channel it made last (see MadeChan)
 	spawnSteps  []int32 // the step of each of its spawns, by rank (see execution.canonical)
+	rand        uint64  // the state of its sequence of Rand
 	hb          []int32 // its clock (see execution.clockOf)
 	hbAt        int32   // Steps+1 when hb was read, 0 if never
 }

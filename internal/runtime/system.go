@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"strings"
 	"unsafe"
 
@@ -80,6 +81,26 @@ func Shadow[T any](p unsafe.Pointer, what string) (s *T, fresh bool) {
 	s = new(T)
 	x.shadows[p] = s
 	return s, true
+}
+
+// Rand returns the next number of the calling goroutine's own
+// pseudo-random sequence (splitmix64), which its id seeds: the same
+// numbers in every execution where the goroutine asks for them, however
+// the goroutines interleave, so that replays agree and equivalent
+// executions stay equivalent. It stands for the runtime's random numbers
+// (runtime.cheaprand, which code reaches through go:linkname; see package
+// rewritten). Outside any check it is math/rand/v2's.
+func Rand() uint64 {
+	w := lookup(self())
+	if w == nil {
+		return rand.Uint64()
+	}
+	g := w.g
+	g.rand += 0x9E3779B97F4A7C15
+	z := g.rand ^ uint64(g.ID+1)*0xD6E8FEB86659FD93
+	z = (z ^ z>>30) * 0xBF58476D1CE4E5B9
+	z = (z ^ z>>27) * 0x94D049BB133111EB
+	return z ^ z>>31
 }
 
 // Tracing reports whether the running execution is traced (it is replayed
