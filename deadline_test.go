@@ -96,3 +96,37 @@ func TestCheckBeforeDeadline(t *testing.T) {
 		t.Errorf("with a timeout of its own: exhaustive %v, errors %q; want cut, none", res.Exhaustive, st.errs)
 	}
 }
+
+// TestTimeoutDuringLongStep: a write after a long run of reads of its
+// variable has as many backward revisits to weigh, each against the whole
+// execution (puzpuzpuz/xsync's RBMutex tests: 85 s for one store). Once
+// the timeout has passed no execution follows, and the check ends soon
+// after it rather than after that store.
+func TestTimeoutDuringLongStep(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a long execution")
+	}
+	start := time.Now()
+	res, err := weft.Explore(func() {
+		var x, y atomic.Int32
+		g1 := weft.Go(func() {
+			for range 30000 {
+				x.Load()
+			}
+		})
+		g2 := weft.Go(func() {
+			for range 30000 {
+				y.Load()
+			}
+			x.Store(1) // after g1's loads, which it may revisit
+		})
+		g1.Join()
+		g2.Join()
+	}, weft.WithTimeout(200*time.Millisecond), weft.WithWorkers(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if took := time.Since(start); took > 10*time.Second {
+		t.Errorf("the check took %v after a timeout of 200ms (%d executions)", took, res.Executions)
+	}
+}

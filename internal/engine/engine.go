@@ -14,6 +14,7 @@ package engine
 
 import (
 	"fmt"
+	"sync/atomic"
 
 	"weft.dev/weft/internal/concolic"
 	"weft.dev/weft/internal/event"
@@ -151,6 +152,11 @@ type Exec struct {
 	// Continuer): the runtime sets it, with WithAllBugs, for engines
 	// that implement Continuer.
 	Continue bool
+	// Late, set by the runtime once the exploration's timeout has
+	// passed, says that no execution follows this one: an engine may
+	// skip what only prepares later ones (condpor's backward revisits,
+	// which for one write of a long execution took minutes).
+	Late *atomic.Bool
 }
 
 // Continuer is implemented by engines that, with WithAllBugs, explore on

@@ -188,6 +188,9 @@ type driver struct {
 	clean      int
 	// others is othersCreated at the start of the first execution.
 	others uint64
+	// late is set by the watchdog once the timeout has passed (see
+	// engine.Exec.Late).
+	late atomic.Bool
 	// vars is the copy of the rewritten packages' variables that each
 	// execution starts from (see RegisterVars), nil if they have none.
 	vars *varsSnapshot
@@ -333,6 +336,7 @@ func (d *driver) begin() bool {
 		x.awaiter, _ = x.eng.(engine.Awaiter)
 		_, cont := x.eng.(engine.Continuer)
 		x.exec.Continue = d.cfg.AllBugs && cont && !d.cfg.Trace
+		x.exec.Late = &d.late
 		d.x = x
 	}
 	if d.vars != nil {

@@ -89,6 +89,9 @@ func (d *driver) watch(done <-chan struct{}) *Report {
 			// itself, or the stall bound catches it.
 			continue
 		case now := <-t.C:
+			if d.cfg.Timeout > 0 && now.Sub(d.start) >= d.cfg.Timeout && !d.late.Load() {
+				d.late.Store(true)
+			}
 			if d.beat.Load() == 0 {
 				last = now
 				d.beat.Store(1)

@@ -50,6 +50,7 @@ package condpor
 
 import (
 	"fmt"
+	"sync/atomic"
 
 	"weft.dev/weft/internal/class"
 	"weft.dev/weft/internal/concolic"
@@ -107,6 +108,7 @@ type Engine struct {
 	spares  []*frame
 	started bool
 	sym     *concolic.Config
+	late    *atomic.Bool // engine.Exec.Late
 
 	// The running execution.
 	cursor    []int32 // per goroutine: events of the graph executed so far
@@ -151,6 +153,7 @@ func (e *Engine) top() *frame { return e.frames[len(e.frames)-1] }
 
 // Begin implements engine.Engine.
 func (e *Engine) Begin(x *engine.Exec) bool {
+	e.late = x.Late
 	if !e.started {
 		e.started = true
 		e.frames = append(e.frames, &frame{g: graph.New()})

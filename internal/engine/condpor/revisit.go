@@ -27,6 +27,9 @@ func (e *Engine) revisits(f *frame, w graph.Pos) {
 	reads := g.ReadsNotIn(loc, view, nil)
 	var chosen []graph.Pos // the selects and waits revisited
 	for i := len(reads) - 1; i >= 0; i-- {
+		if i&63 == 0 && e.late != nil && e.late.Load() {
+			return // no execution follows: what the revisits prepare is moot
+		}
 		r := reads[i]
 		rev := g.Ev(r)
 		if !rev.Revisitable || !rev.AddedMax || rev.Forced || rev.Stamp >= limit {
