@@ -180,7 +180,7 @@ func (m *Machine) Choices(x *engine.Exec, dst []engine.Choice) []engine.Choice {
 func Diverged(g int32) engine.Decision {
 	return engine.Failed(engine.Choice{G: -1}, &engine.Bug{
 		Kind:    engine.Nondeterminism,
-		Message: fmt.Sprintf("the program did something different when an execution was replayed (goroutine g%d): map iteration order, time, math/rand, or a goroutine not started with weft.Go?", g),
+		Message: fmt.Sprintf("the program did something different when an execution was replayed (goroutine g%d): map iteration order, time, math/rand, hash/maphash seeds, or a goroutine not started with weft.Go?", g),
 		G:       g,
 	})
 }

@@ -1108,7 +1108,7 @@ func unlockMisuse(t int32) *engine.Bug {
 func diverged(t int32, what string) engine.Decision {
 	return engine.Failed(engine.Choice{G: -1}, &engine.Bug{
 		Kind:    engine.Nondeterminism,
-		Message: "the program did something different when an execution was replayed (" + what + "): map iteration order, time, math/rand, or a goroutine not started with weft.Go?",
+		Message: "the program did something different when an execution was replayed (" + what + "): map iteration order, time, math/rand, hash/maphash seeds, or a goroutine not started with weft.Go?",
 		G:       t,
 	})
 }
