@@ -209,9 +209,9 @@ func explore(body func(), opts []Option) (Result, error) {
 	if rep.Unmodelled && rep.Executions == 1 && len(rep.Bugs) == 0 {
 		// Once more, to tell the body's goroutines from another test's
 		// that started meanwhile.
-		again := runtime.Run(body, runtime.Config{Engine: mk(engine.Config{Concolic: conc.Config}), Concolic: conc.Config,
-			MaxExecutions: 1, MaxSteps: c.maxSteps, StallTimeout: c.stallTimeout()})
-		if again.Unmodelled {
+		again := cfg
+		again.Engine, again.MaxExecutions, again.Progress = mk(engine.Config{Concolic: conc.Config}), 1, nil
+		if runtime.Run(body, again).Unmodelled {
 			return res, errUnmodelled
 		}
 	}
@@ -384,12 +384,8 @@ func engineNames() []string { return slices.Sorted(maps.Keys(engines)) }
 func Check(t testing.TB, body func(), opts ...Option) Result {
 	t.Helper()
 	runtime.Nested("weft.Check")
-	wrappedTest := calledBy("weft.dev/weft/rewritten.Check")
-	skip := 0
-	if wrappedTest {
-		skip = 1 // the test that called rewritten.Check
-	}
-	pkg := testPackage(callerPackage(skip))
+	caller, wrappedTest := checkCaller()
+	pkg := testPackage(caller)
 	opts = append(slices.Clip(opts), named(pkg+" "+t.Name()))
 	if wrappedTest {
 		opts = append(opts, wrapped())
@@ -416,32 +412,20 @@ func Check(t testing.TB, body func(), opts ...Option) Result {
 	return res
 }
 
-// calledBy reports whether Check's caller is the function name.
-func calledBy(name string) bool {
-	var pc [1]uintptr
-	if goruntime.Callers(3, pc[:]) == 0 { // Callers, calledBy, Check
-		return false
-	}
-	f, _ := goruntime.CallersFrames(pc[:]).Next()
-	return f.Function == name
-}
-
 // deadlineReport says that the exploration of res stopped before go
 // test's deadline, which would otherwise have ended the test binary with
 // a dump of its goroutines: the test fails, as it would have, but with
 // what was explored and how to get further.
 func deadlineReport(res Result) string {
-	if ck := res.cut.checkpoint; ck != "" {
-		return fmt.Sprintf("weft: the exploration did not end before go test's deadline: it stopped after %d executions (%v), "+
-			"which found no bug. The checkpoint %s holds what was explored: run the test again, with more time (go test -timeout, "+
-			"or weft test -- -timeout) or more workers, and it resumes from there.",
-			res.Executions, res.Elapsed.Round(time.Millisecond), ck)
-	}
-	return fmt.Sprintf("weft: the exploration did not end before go test's deadline: it stopped after %d executions (%v), "+
-		"which found no bug, and the rest is unexplored. Give it more time (go test -timeout, or weft test -- -timeout), "+
-		"more workers (weft test -workers, WithWorkers), a checkpoint to resume from (weft test -checkpoint, WithCheckpoint), "+
-		"or bound it on purpose (weft test -timeout or -max-executions, WithTimeout, WithMaxExecutions), which passes.",
+	head := fmt.Sprintf("weft: the exploration did not end before go test's deadline: it stopped after %d executions (%v), which found no bug",
 		res.Executions, res.Elapsed.Round(time.Millisecond))
+	if ck := res.cut.checkpoint; ck != "" {
+		return head + ". The checkpoint " + ck + " holds what was explored: run the test again, with more time (go test -timeout, " +
+			"or weft test -- -timeout) or more workers, and it resumes from there."
+	}
+	return head + ", and the rest is unexplored. Give it more time (go test -timeout, or weft test -- -timeout), " +
+		"more workers (weft test -workers, WithWorkers), a checkpoint to resume from (weft test -checkpoint, WithCheckpoint), " +
+		"or bound it on purpose (weft test -timeout or -max-executions, WithTimeout, WithMaxExecutions), which passes."
 }
 
 // runPattern is the -run pattern that selects exactly the test name.
@@ -464,14 +448,23 @@ func regexpQuote(s string) string {
 	return b.String()
 }
 
-// callerPackage returns the import path of the package that called Check,
-// or of the caller skip frames above it.
-func callerPackage(skip int) string {
-	pc, _, _, ok := goruntime.Caller(2 + skip)
-	if !ok {
-		return "."
+// checkCaller returns the import path of the package that called Check,
+// and whether that call is rewritten.Check's, for a test that weft test
+// rewrote: the package is then that of the test.
+func checkCaller() (pkg string, wrapped bool) {
+	var pcs [2]uintptr
+	frames := goruntime.CallersFrames(pcs[:goruntime.Callers(3, pcs[:])]) // Callers, checkCaller, Check
+	f, more := frames.Next()
+	if f.Function == "weft.dev/weft/rewritten.Check" && more {
+		wrapped = true
+		f, _ = frames.Next()
 	}
-	name := goruntime.FuncForPC(pc).Name()
+	return packageOf(f.Function), wrapped
+}
+
+// packageOf returns the import path of the package of the function name,
+// "." when it has none.
+func packageOf(name string) string {
 	slash := strings.LastIndexByte(name, '/')
 	dot := strings.IndexByte(name[slash+1:], '.')
 	if dot < 0 {

@@ -52,12 +52,11 @@ func runningOn(w *worker, what string) (*execution, *goroutine) {
 }
 
 func outside(what string) string {
-	p, init := outsidePos()
 	at := ""
-	if p.File != "" {
+	if p := callerPos(); p.File != "" {
 		at = fmt.Sprintf(" at %s:%d", p.File, p.Line)
 	}
-	if init {
+	if initializing() {
 		return fmt.Sprintf("weft: %s called%s while its package initializes, outside any check: weft's channels, contexts and timers "+
 			"exist only inside the body given to weft.Check or weft.Explore, each execution its own, and code that makes them as its "+
 			"package initializes (a package variable, an init function, as rewritten by weft test) cannot be checked as it is: "+
@@ -66,22 +65,18 @@ func outside(what string) string {
 	return fmt.Sprintf("weft: %s called%s outside a running check (use it inside the body given to weft.Check or weft.Explore)", what, at)
 }
 
-// outsidePos returns the position of the innermost frame of the program
-// on the calling goroutine's stack, and whether a package's
-// initialization runs there.
-func outsidePos() (p Pos, init bool) {
+// initializing reports whether a package's initialization runs on the
+// calling goroutine's stack.
+func initializing() bool {
 	var pcs [64]uintptr
-	frames := runtime.CallersFrames(pcs[:runtime.Callers(3, pcs[:])])
+	frames := runtime.CallersFrames(pcs[:runtime.Callers(2, pcs[:])])
 	for {
 		f, more := frames.Next()
-		if p.File == "" && isProgramFrame(f) {
-			p = Pos{Func: f.Function, File: f.File, Line: f.Line}
-		}
 		if strings.HasPrefix(f.Function, "runtime.doInit") {
-			init = true
+			return true
 		}
 		if !more {
-			return p, init
+			return false
 		}
 	}
 }

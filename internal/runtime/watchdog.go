@@ -89,7 +89,8 @@ func (d *driver) watch(done <-chan struct{}) *Report {
 			// itself, or the stall bound catches it.
 			continue
 		case now := <-t.C:
-			if d.cfg.Timeout > 0 && now.Sub(d.start) >= d.cfg.Timeout && !d.late.Load() {
+			late := d.cfg.Timeout > 0 && now.Sub(d.start) >= d.cfg.Timeout
+			if late {
 				d.late.Store(true)
 			}
 			if d.beat.Load() == 0 {
@@ -98,7 +99,6 @@ func (d *driver) watch(done <-chan struct{}) *Report {
 				continue
 			}
 			b := bound
-			late := d.cfg.Timeout > 0 && now.Sub(d.start) >= d.cfg.Timeout
 			if late && (b < 0 || b > lateStall) {
 				b = lateStall
 			}
