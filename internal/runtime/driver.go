@@ -353,6 +353,7 @@ func (d *driver) begin() bool {
 	x.gs = x.gs[:0]
 	x.sched = x.sched[:0]
 	x.cur, x.next, x.failed = nil, nil, nil
+	x.lazies, x.picked = 0, nil
 	x.over, x.aborting = false, false
 	x.faulted = nil
 	// The maps are empty in most executions: clear's call costs more
@@ -473,6 +474,13 @@ func (d *driver) abort() {
 	x.aborting = true
 	for _, g := range x.gs {
 		if g == nil || g.exited || g.w == nil {
+			continue
+		}
+		if g.lazy {
+			// Never run: nothing to unwind.
+			g.lazy = false
+			g.exited = true
+			d.retire(g)
 			continue
 		}
 		x.cur = g

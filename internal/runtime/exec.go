@@ -28,6 +28,8 @@ type execution struct {
 	curID    atomic.Int64 // the Go id of cur's worker, for the watchdog
 	next     *goroutine   // the goroutine the turn goes to next (see successor)
 	spawner  *goroutine   // the goroutine that discovers another (see discover)
+	lazies   int          // lazy goroutines (see spawn)
+	picked   *goroutine   // the lazy goroutine Replay picked, until it runs
 	sched    []engine.Choice
 	failed   *engine.Choice // the operation that is the bug, if any
 	tracer   *tracer
@@ -136,10 +138,13 @@ func (x *execution) dispatch() *goroutine {
 	if x.d.stray.Load() != nil && x.strayFailed() {
 		return nil // the load above keeps the call off the path of every step
 	}
+	if x.lazies > 0 {
+		return x.startLazy()
+	}
 	d := x.eng.Step(&x.exec)
 	switch d.Verdict {
 	case engine.Run:
-		return x.ran(d.Choice, d.Bug)
+		return x.ran(d.Choice, d.Bug, false)
 	case engine.Stop:
 		x.stop()
 	case engine.Fail:
@@ -166,7 +171,8 @@ func (x *execution) dispatch() *goroutine {
 // ran records that the engine performed the operation c of goroutine
 // c.G, with bug when it is a data race the execution goes on past, and
 // returns the goroutine that runs on, or nil when the execution is over.
-func (x *execution) ran(c engine.Choice, bug *engine.Bug) *goroutine {
+// replayed says that Replay performed it (see spawn).
+func (x *execution) ran(c engine.Choice, bug *engine.Bug, replayed bool) *goroutine {
 	h := x.gs[c.G]
 	x.exec.Last = c.G
 	x.sched = append(x.sched, c)
@@ -196,7 +202,7 @@ func (x *execution) ran(c engine.Choice, bug *engine.Bug) *goroutine {
 	if bug != nil {
 		x.report(bug, nil)
 	}
-	if h.Pending.Kind == event.Spawn && !x.spawn(h, h.Pending.Arg) {
+	if h.Pending.Kind == event.Spawn && !x.spawn(h, h.Pending.Arg, replayed) {
 		return nil
 	}
 	return h
@@ -204,14 +210,45 @@ func (x *execution) ran(c engine.Choice, bug *engine.Bug) *goroutine {
 
 // spawn adds goroutine id, which h's spawn, just performed, starts. It
 // reports false when the execution is over (see discover).
-func (x *execution) spawn(h *goroutine, id int32) bool {
+//
+// A spawn that Replay performed leaves the goroutine lazy: not run until
+// Replay picks it, or until the next Step, before which dispatch runs it
+// to its first operation (Step looks at the pending operation of every
+// goroutine), and Step runs there. Discovered at the spawn, it would run
+// to its operation and back, two coroutine switches (6 of the 15 of a
+// fib_bench execution) where a goroutine that Replay picks needs none, and
+// one that Step picks, none or one. Its code before its first operation
+// runs later than the spawn, which no program without a data race can
+// tell; with WithAllBugs, an execution goes on past a race, and a later
+// run of its code must run in the same order to read the same values.
+func (x *execution) spawn(h *goroutine, id int32, replayed bool) bool {
 	h.spawnSteps = append(h.spawnSteps, h.Steps)
 	c := x.newGoroutine(id, h.ID, h.spawnFn)
 	h.spawnFn = nil
 	if x.tracer != nil {
 		x.tracer.spawn(c, h.pos)
 	}
+	if replayed && !x.exec.Continue {
+		c.lazy = true
+		x.lazies++
+		return true
+	}
 	return x.discover(c)
+}
+
+// startLazy returns a lazy goroutine (see spawn), which runs to its first
+// operation and then dispatches: Step runs on the last lazy goroutine that
+// ran, and when it picks that one, no coroutine switch is spent on its
+// discovery.
+func (x *execution) startLazy() *goroutine {
+	for _, c := range x.gs {
+		if c != nil && c.lazy {
+			c.lazy = false
+			x.lazies--
+			return c
+		}
+	}
+	panic("weft: internal error: no lazy goroutine")
 }
 
 // discover runs c, just spawned, to its first operation, so that the

@@ -237,6 +237,7 @@ type goroutine struct {
 	children    int32   // goroutines spawned so far
 	vars        int32   // symbolic variables created so far
 	discovering bool    // runs until its first operation, then hands back to its spawner
+	lazy        bool    // spawned by a replayed operation, not yet picked to run (see spawn)
 	returned    bool    // its function returned
 	finished    bool    // performed its End
 	exited      bool    // its function is over (returned, panicked, aborted)
@@ -426,21 +427,37 @@ func (g *goroutine) op(lab *event.Label) *event.Result {
 		// engine.Replayer), g having performed the previous one, when
 		// dispatch's own checks (the step limit, a look at the clock, a
 		// stray goroutine) would not stop g.
+		// A lazy goroutine that Replay picked: its first operation is
+		// Replay's to perform.
+		last := x.exec.Last == g.ID
+		if x.picked == g {
+			x.picked = nil
+			last = true
+		}
 		t := int32(-1)
-		if x.exec.Last == g.ID && x.replayer != nil && g.Steps < x.maxSteps && (len(x.sched)+1)%longEvery != 0 && x.d.stray.Load() == nil {
+		if last && x.replayer != nil && g.Steps < x.maxSteps && (len(x.sched)+1)%longEvery != 0 && x.d.stray.Load() == nil {
 			t = x.replayer.Replay(&x.exec, &g.Goroutine)
 		}
 		if t == g.ID {
 			// g goes on.
+			x.exec.Last = g.ID
 			x.sched = append(x.sched, engine.Choice{G: g.ID})
 			g.Steps++
-			if lab.Kind == event.Spawn && !x.spawn(g, lab.Arg) {
+			if lab.Kind == event.Spawn && !x.spawn(g, lab.Arg, true) {
 				g.park() // the execution is over: the driver unwinds g
 			}
 		} else if t >= 0 {
 			// g cannot go on: the engine performed the operation of the
-			// goroutine that Step would have picked.
-			x.next = x.ran(engine.Choice{G: t}, nil)
+			// goroutine that Step would have picked, or picked a lazy
+			// one, which runs to its first operation.
+			if h := x.gs[t]; h.lazy {
+				h.lazy = false
+				x.lazies--
+				x.picked = h
+				x.next = h
+			} else {
+				x.next = x.ran(engine.Choice{G: t}, nil, true)
+			}
 			g.park()
 		} else if h := x.dispatch(); h != g {
 			x.next = h

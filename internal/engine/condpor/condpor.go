@@ -548,6 +548,9 @@ func (e *Engine) instead(x *engine.Exec, gr *engine.Goroutine) int32 {
 	if t < 0 {
 		return -1
 	}
+	if gr := x.G[t]; gr.Pending.Kind == event.Invalid {
+		return t // not started: the runtime runs it to its operation
+	}
 	return e.Replay(x, x.G[t])
 }
 
