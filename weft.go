@@ -181,7 +181,7 @@ func explore(body func(), opts []Option) (Result, error) {
 	var ck *checkpoint
 	if c.checkpoint != "" {
 		if _, ok := cfg.Engine.(engine.Splitter); !ok {
-			return Result{}, fmt.Errorf("weft: WithCheckpoint: the engine %s cannot checkpoint its exploration (condpor and dfs can)", c.engine)
+			return Result{}, fmt.Errorf("weft: WithCheckpoint: the engine %s cannot checkpoint its exploration (condpor, dfs and mpor can)", c.engine)
 		}
 		if ck, err = openCheckpoint(c, programName(body)); err != nil {
 			return Result{}, fmt.Errorf("weft: WithCheckpoint: %w", err)

@@ -38,7 +38,7 @@ func outcome(r weft.Result) string {
 // TestWorkers checks that WithWorkers and WEFT_WORKERS give the result of
 // one worker: the counts, and the first bug with its replay token.
 func TestWorkers(t *testing.T) {
-	for _, engine := range []string{"condpor", "dfs", "sdpor"} {
+	for _, engine := range []string{"condpor", "dfs", "mpor", "sdpor"} {
 		for _, all := range []bool{false, true} {
 			opts := []weft.Option{weft.WithEngine(engine)}
 			if all {
@@ -62,7 +62,7 @@ func TestWorkers(t *testing.T) {
 // TestShard checks that the shards of an exploration add up to it, and
 // that WEFT_SHARD selects one.
 func TestShard(t *testing.T) {
-	for _, engine := range []string{"condpor", "dfs"} {
+	for _, engine := range []string{"condpor", "dfs", "mpor"} {
 		whole := explore(t, lostUpdates(3), weft.WithEngine(engine), weft.WithAllBugs())
 		const n = 4
 		sum := 0

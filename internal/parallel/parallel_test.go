@@ -16,6 +16,7 @@ import (
 	"weft.dev/weft/internal/engine"
 	"weft.dev/weft/internal/engine/condpor"
 	"weft.dev/weft/internal/engine/dfs"
+	"weft.dev/weft/internal/engine/mpor"
 	"weft.dev/weft/internal/parallel"
 	"weft.dev/weft/internal/progtest"
 	"weft.dev/weft/internal/runtime"
@@ -24,7 +25,7 @@ import (
 )
 
 // engines are the engines that split, by name.
-var engines = map[string]func(engine.Config) engine.Engine{"condpor": condpor.New, "dfs": dfs.New}
+var engines = map[string]func(engine.Config) engine.Engine{"condpor": condpor.New, "dfs": dfs.New, "mpor": mpor.New}
 
 // solvers returns n solvers, closed when t ends.
 func solvers(t testing.TB, n int) []concolic.Solver {
@@ -110,7 +111,7 @@ func programs(t testing.TB, n int) []program {
 	var out []program
 	keep := func(text string, body func()) {
 		p := program{text: text, body: body}
-		for _, name := range []string{"condpor", "dfs"} {
+		for _, name := range []string{"condpor", "dfs", "mpor"} {
 			if sequentialUpTo(t, name, body, true, maxExecutions).Exhaustive {
 				p.engines = append(p.engines, name)
 			}
@@ -182,7 +183,7 @@ func TestWorkers(t *testing.T) {
 			}
 		}
 	}
-	for _, name := range []string{"condpor", "dfs"} {
+	for _, name := range []string{"condpor", "dfs", "mpor"} {
 		if parts[name] == 0 {
 			t.Errorf("%s: no exploration was split: the workers never shared work", name)
 		}

@@ -13,8 +13,6 @@
 package dfs
 
 import (
-	"slices"
-
 	"weft.dev/weft/internal/engine"
 	"weft.dev/weft/internal/event"
 	"weft.dev/weft/internal/indep"
@@ -24,7 +22,7 @@ import (
 // Engine explores all interleavings.
 type Engine struct {
 	m       interleave.Machine
-	stack   []point
+	stack   interleave.Stack
 	depth   int
 	started bool
 	// OnComplete, when set, is called with the class of every execution
@@ -46,13 +44,6 @@ type Engine struct {
 	trace  indep.Trace
 }
 
-// point is a scheduling point: the enabled choices and the one taken.
-type point struct {
-	opts []engine.Choice
-	i    int
-	lab  event.Label // the operation taken (Invalid: not yet), to detect nondeterminism
-}
-
 // New returns a dfs engine.
 func New(c engine.Config) engine.Engine {
 	e := &Engine{}
@@ -62,19 +53,8 @@ func New(c engine.Config) engine.Engine {
 
 // Begin implements engine.Engine.
 func (e *Engine) Begin(x *engine.Exec) bool {
-	if e.started {
-		for len(e.stack) > 0 {
-			top := &e.stack[len(e.stack)-1]
-			if top.i+1 < len(top.opts) {
-				top.i++
-				top.lab = event.Label{} // not taken yet
-				break
-			}
-			e.stack = e.stack[:len(e.stack)-1]
-		}
-		if len(e.stack) == 0 {
-			return false
-		}
+	if e.started && !e.stack.Advance() {
+		return false
 	}
 	e.started = true
 	e.m.Reset()
@@ -93,19 +73,19 @@ func (e *Engine) Step(x *engine.Exec) engine.Decision {
 	var ch engine.Choice
 	if e.depth < len(e.stack) {
 		p := &e.stack[e.depth]
-		ch = p.opts[p.i]
+		ch = p.Opts[p.I]
 		g := x.G[ch.G]
-		if g == nil || !e.m.Enabled(x, g) || p.lab.Kind != event.Invalid && !p.lab.SameOp(&g.Pending) {
+		if g == nil || !e.m.Enabled(x, g) || p.Lab.Kind != event.Invalid && !p.Lab.SameOp(&g.Pending) {
 			return interleave.Diverged(ch.G)
 		}
-		p.lab = g.Pending
+		p.Lab = g.Pending
 	} else {
 		opts := e.options(x)
 		if len(opts) == 0 {
 			return engine.Decision{Verdict: engine.Stop}
 		}
 		ch = opts[0]
-		e.stack = append(e.stack, point{opts: opts, lab: x.G[ch.G].Pending})
+		e.stack = append(e.stack, interleave.Point{Opts: opts, Lab: x.G[ch.G].Pending})
 	}
 	e.depth++
 	if e.OnTrace != nil || e.OnBug != nil {
@@ -163,26 +143,13 @@ func (e *Engine) Exhaustive() bool { return true }
 // Split implements engine.Splitter: it hands over the later half of the
 // choices left at the shallowest scheduling point that has any, which are
 // the last interleavings dfs would explore, with the choices that lead
-// there.
+// there (interleave.Stack.Split).
 func (e *Engine) Split(c engine.Config) engine.Engine {
-	if !e.started {
+	s := e.stack.Split()
+	if s == nil {
 		return nil
 	}
-	for k := range e.stack {
-		p := &e.stack[k]
-		left := len(p.opts) - (p.i + 1)
-		if left == 0 {
-			continue
-		}
-		cut := len(p.opts) - (left+1)/2
-		n := New(c).(*Engine)
-		n.stack = make([]point, k+1)
-		for j, q := range e.stack[:k] {
-			n.stack[j] = point{opts: []engine.Choice{q.opts[q.i]}, lab: q.lab}
-		}
-		n.stack[k] = point{opts: slices.Clone(p.opts[cut:])}
-		p.opts = p.opts[:cut]
-		return n
-	}
-	return nil
+	n := New(c).(*Engine)
+	n.stack = s
+	return n
 }

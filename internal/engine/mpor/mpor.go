@@ -45,7 +45,7 @@ import (
 // Engine explores each trace once.
 type Engine struct {
 	m       interleave.Machine
-	stack   []point
+	stack   interleave.Stack
 	depth   int
 	started bool
 	// last holds, by goroutine, the event of its last step while no later
@@ -63,13 +63,6 @@ type Engine struct {
 	OnBug      func(kind engine.BugKind, class uint64)
 }
 
-// point is a scheduling point: the choices to explore and the one taken.
-type point struct {
-	opts []engine.Choice
-	i    int
-	lab  event.Label // the operation taken (Invalid: not yet), to detect nondeterminism
-}
-
 // New returns an mpor engine.
 func New(c engine.Config) engine.Engine {
 	e := &Engine{}
@@ -79,19 +72,8 @@ func New(c engine.Config) engine.Engine {
 
 // Begin implements engine.Engine.
 func (e *Engine) Begin(x *engine.Exec) bool {
-	if e.started {
-		for len(e.stack) > 0 {
-			top := &e.stack[len(e.stack)-1]
-			if top.i+1 < len(top.opts) {
-				top.i++
-				top.lab = event.Label{}
-				break
-			}
-			e.stack = e.stack[:len(e.stack)-1]
-		}
-		if len(e.stack) == 0 {
-			return false
-		}
+	if e.started && !e.stack.Advance() {
+		return false
 	}
 	e.started = true
 	e.m.Reset()
@@ -108,12 +90,12 @@ func (e *Engine) Step(x *engine.Exec) engine.Decision {
 	var ch engine.Choice
 	if e.depth < len(e.stack) {
 		p := &e.stack[e.depth]
-		ch = p.opts[p.i]
+		ch = p.Opts[p.I]
 		g := x.G[ch.G]
-		if g == nil || !e.m.Enabled(x, g) || p.lab.Kind != event.Invalid && !p.lab.SameOp(&g.Pending) {
+		if g == nil || !e.m.Enabled(x, g) || p.Lab.Kind != event.Invalid && !p.Lab.SameOp(&g.Pending) {
 			return interleave.Diverged(ch.G)
 		}
-		p.lab = g.Pending
+		p.Lab = g.Pending
 	} else {
 		// Unlike dfs, silent channel steps are not taken at once: the
 		// quasi-monotonic interleaving of a trace may have them later,
@@ -134,7 +116,7 @@ func (e *Engine) Step(x *engine.Exec) engine.Decision {
 			return engine.Decision{Verdict: engine.Drop} // a dead end
 		}
 		ch = opts[0]
-		e.stack = append(e.stack, point{opts: opts, lab: x.G[ch.G].Pending})
+		e.stack = append(e.stack, interleave.Point{Opts: opts, Lab: x.G[ch.G].Pending})
 	}
 	g := x.G[ch.G]
 	ev := e.m.Event(g, ch)
@@ -207,3 +189,17 @@ func (e *Engine) Clock(_ *engine.Exec, g int32) []int32 { return e.m.Clock(g) }
 
 // Exhaustive implements engine.Engine: every trace was explored.
 func (e *Engine) Exhaustive() bool { return true }
+
+// Split implements engine.Splitter as dfs does (interleave.Stack.Split):
+// the choices of a point are those in order when it was first reached,
+// and what the engine keeps of an execution (the last events, χ) is
+// rebuilt by the replay of the choices that lead to the point.
+func (e *Engine) Split(c engine.Config) engine.Engine {
+	s := e.stack.Split()
+	if s == nil {
+		return nil
+	}
+	n := New(c).(*Engine)
+	n.stack = s
+	return n
+}
