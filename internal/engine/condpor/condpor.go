@@ -109,6 +109,7 @@ type Engine struct {
 	started bool
 	sym     *concolic.Config
 	late    *atomic.Bool // engine.Exec.Late
+	cut     bool         // revisits were skipped once late
 
 	// The running execution.
 	cursor    []int32 // per goroutine: events of the graph executed so far
@@ -224,8 +225,9 @@ func (e *Engine) reset(x *engine.Exec) {
 	}
 }
 
-// Exhaustive implements engine.Engine.
-func (e *Engine) Exhaustive() bool { return true }
+// Exhaustive implements engine.Engine: every execution was explored,
+// unless revisits were skipped once the timeout had passed.
+func (e *Engine) Exhaustive() bool { return !e.cut }
 
 // End implements engine.Engine.
 func (e *Engine) End(_ *engine.Exec, end engine.Ending) {

@@ -28,7 +28,11 @@ func (e *Engine) revisits(f *frame, w graph.Pos) {
 	var chosen []graph.Pos // the selects and waits revisited
 	for i := len(reads) - 1; i >= 0; i-- {
 		if i&63 == 0 && e.late != nil && e.late.Load() {
-			return // no execution follows: what the revisits prepare is moot
+			// No execution follows: what the revisits prepare is moot.
+			// Begin may be the one weighing them, and pop every item
+			// left: the exploration ends, but not as explored.
+			e.cut = true
+			return
 		}
 		r := reads[i]
 		rev := g.Ev(r)
