@@ -110,7 +110,7 @@ func newWorker(d *driver) *worker {
 			g.run()
 			w.g = nil
 			d.retire(g)
-			if d.again(w) {
+			if d.again(w) || d.takeOver(w, g) {
 				continue
 			}
 			w.handOff(g)
@@ -176,6 +176,28 @@ func (w *worker) end() {
 	panic(slotClosed{})
 }
 
+// takeOver runs on w, whose goroutine g just returned, the goroutine that
+// the turn goes to next when it has not started (a lazy one, see spawn):
+// its own worker, which has not run it, goes back to the pool. The
+// switch to that worker would be one of the 10 of a fib_bench
+// execution. It reports whether w took it over.
+func (d *driver) takeOver(w *worker, g *goroutine) bool {
+	x := g.x
+	c := x.next
+	n := len(d.idle)
+	if c == nil || c.started || n == 0 || d.idle[n-1] != w {
+		return false
+	}
+	cw := c.w
+	cw.g = nil
+	d.idle[n-1] = cw
+	c.w, w.g = w, c
+	x.next = nil
+	x.cur = c
+	x.curID.Store(w.id)
+	return true
+}
+
 // successor returns the fiber that the turn goes to when g, the goroutine
 // of the calling worker, parks or ends: its spawner while g is being
 // discovered, else the goroutine x.next (x.next is then cleared), else the
@@ -238,6 +260,7 @@ type goroutine struct {
 	vars        int32   // symbolic variables created so far
 	discovering bool    // runs until its first operation, then hands back to its spawner
 	lazy        bool    // spawned by a replayed operation, not yet picked to run (see spawn)
+	started     bool    // its function was called
 	returned    bool    // its function returned
 	finished    bool    // performed its End
 	exited      bool    // its function is over (returned, panicked, aborted)
@@ -255,6 +278,7 @@ type goroutine struct {
 
 // run runs the goroutine's function on the current worker.
 func (g *goroutine) run() {
+	g.started = true
 	defer g.exit()
 	g.fn()
 	g.returned = true
