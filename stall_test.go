@@ -380,3 +380,40 @@ func TestStepLimitNamesStarved(t *testing.T) {
 		})
 	}
 }
+
+// TestStrayBeforeGoroutinesRun: a stray call ends an execution whose
+// replayed start spawned goroutines that have not run yet (condpor runs
+// such a goroutine only when the replay needs it: see the runtime's
+// spawn); the driver drops them unrun, rather than run their code in an
+// execution that is over.
+func TestStrayBeforeGoroutinesRun(t *testing.T) {
+	execs := 0
+	ran := map[int]int{} // by execution, the goroutines whose code ran
+	res, _ := exploreWithin(t, func() {
+		execs++
+		n := execs
+		var x atomic.Int32
+		g := weft.Go(func() { ran[n]++; x.Store(1) })
+		h := weft.Go(func() { ran[n]++; x.Store(2) })
+		// The fourth execution replays the spawns, then this load,
+		// which reads the initial value there, before either store.
+		if x.Load() == 0 {
+			var v weft.Var[int]
+			done := make(chan bool)
+			go func() {
+				defer close(done)
+				v.Store(1)
+			}()
+			<-done
+		}
+		x.Add(1)
+		g.Join()
+		h.Join()
+	}, weft.WithWorkers(1))
+	if len(res.Bugs) != 1 || res.Bugs[0].Kind != weft.Misuse {
+		t.Fatalf("got %v, want the stray's misuse", res.Bugs)
+	}
+	if ran[execs] == 2 {
+		t.Errorf("execution %d, ended by the stray: both goroutines ran; want one left unrun (executions: %v)", execs, ran)
+	}
+}
