@@ -84,11 +84,12 @@ type Replayer interface {
 	// else it returns -1 having changed nothing, and the runtime calls
 	// Step.
 	//
-	// A goroutine spawned by an operation that Replay performed has not
-	// run yet: its Pending is unknown (Kind event.Invalid) until Replay
-	// picks it, which then returns its id having performed nothing. The
-	// runtime runs it to its first operation and calls Replay for it,
-	// although it is not x.Last. Step never sees such a goroutine.
+	// A goroutine spawned by an operation that Replay performed does not
+	// run until it is needed: its Pending is unknown (Kind event.Invalid)
+	// until Replay picks it, which then returns its id having performed
+	// nothing. The runtime runs it to its first operation and calls
+	// Replay for it, although it is not x.Last. Step never sees such a
+	// goroutine.
 	Replay(x *Exec, g *Goroutine) int32
 }
 

@@ -353,7 +353,7 @@ func (d *driver) begin() bool {
 	x.gs = x.gs[:0]
 	x.sched = x.sched[:0]
 	x.cur, x.next, x.failed = nil, nil, nil
-	x.lazies, x.picked = 0, nil
+	x.unrun, x.picked = 0, nil
 	x.over, x.aborting = false, false
 	x.faulted = nil
 	// The maps are empty in most executions: clear's call costs more
@@ -476,9 +476,8 @@ func (d *driver) abort() {
 		if g == nil || g.exited || g.w == nil {
 			continue
 		}
-		if g.lazy {
+		if !g.started {
 			// Never run: nothing to unwind.
-			g.lazy = false
 			g.exited = true
 			d.retire(g)
 			continue

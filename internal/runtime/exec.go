@@ -28,8 +28,8 @@ type execution struct {
 	curID    atomic.Int64 // the Go id of cur's worker, for the watchdog
 	next     *goroutine   // the goroutine the turn goes to next (see successor)
 	spawner  *goroutine   // the goroutine that discovers another (see discover)
-	lazies   int          // lazy goroutines (see spawn)
-	picked   *goroutine   // the lazy goroutine Replay picked, until it runs
+	unrun    int          // goroutines whose function was not called yet (see spawn)
+	picked   *goroutine   // the unrun goroutine Replay picked, until it runs
 	sched    []engine.Choice
 	failed   *engine.Choice // the operation that is the bug, if any
 	tracer   *tracer
@@ -129,6 +129,7 @@ func (x *execution) newGoroutine(id, parent int32, fn func()) *goroutine {
 	}
 	x.gs[id] = g
 	x.exec.G[id] = &g.Goroutine
+	x.unrun++
 	return g
 }
 
@@ -138,8 +139,8 @@ func (x *execution) dispatch() *goroutine {
 	if x.d.stray.Load() != nil && x.strayFailed() {
 		return nil // the load above keeps the call off the path of every step
 	}
-	if x.lazies > 0 {
-		return x.startLazy()
+	if x.unrun > 0 {
+		return x.start()
 	}
 	d := x.eng.Step(&x.exec)
 	switch d.Verdict {
@@ -211,16 +212,18 @@ func (x *execution) ran(c engine.Choice, bug *engine.Bug, replayed bool) *gorout
 // spawn adds goroutine id, which h's spawn, just performed, starts. It
 // reports false when the execution is over (see discover).
 //
-// A spawn that Replay performed leaves the goroutine lazy: not run until
-// Replay picks it, or until the next Step, before which dispatch runs it
-// to its first operation (Step looks at the pending operation of every
-// goroutine), and Step runs there. Discovered at the spawn, it would run
-// to its operation and back, two coroutine switches (6 of the 15 of a
+// A spawn that Replay performed (replayed) leaves the goroutine unrun
+// until Replay picks it, or until the next Step, before which dispatch
+// runs it to its first operation (Step looks at the pending operation of
+// every goroutine), and Step runs there. Discovered at the spawn, it would
+// run to its operation and back, two coroutine switches (6 of the 15 of a
 // fib_bench execution) where a goroutine that Replay picks needs none, and
 // one that Step picks, none or one. Its code before its first operation
-// runs later than the spawn, which no program without a data race can
-// tell; with WithAllBugs, an execution goes on past a race, and a later
-// run of its code must run in the same order to read the same values.
+// then runs later than in the execution that recorded the spawn, which no
+// program without a data race can tell. So only replays leave it unrun,
+// and not with WithAllBugs, which goes on past a race: a replay must read
+// what the recorded execution read, and the first run of a spawn finds a
+// race in the child's first lines as it always has.
 func (x *execution) spawn(h *goroutine, id int32, replayed bool) bool {
 	h.spawnSteps = append(h.spawnSteps, h.Steps)
 	c := x.newGoroutine(id, h.ID, h.spawnFn)
@@ -229,26 +232,22 @@ func (x *execution) spawn(h *goroutine, id int32, replayed bool) bool {
 		x.tracer.spawn(c, h.pos)
 	}
 	if replayed && !x.exec.Continue {
-		c.lazy = true
-		x.lazies++
 		return true
 	}
 	return x.discover(c)
 }
 
-// startLazy returns a lazy goroutine (see spawn), which runs to its first
-// operation and then dispatches: Step runs on the last lazy goroutine that
-// ran, and when it picks that one, no coroutine switch is spent on its
-// discovery.
-func (x *execution) startLazy() *goroutine {
+// start returns a goroutine that has not started (see spawn), which runs
+// to its first operation and then dispatches: Step runs on the last one
+// that started, and when it picks that one, no coroutine switch is spent
+// on its discovery.
+func (x *execution) start() *goroutine {
 	for _, c := range x.gs {
-		if c != nil && c.lazy {
-			c.lazy = false
-			x.lazies--
+		if c != nil && !c.started {
 			return c
 		}
 	}
-	panic("weft: internal error: no lazy goroutine")
+	panic("weft: internal error: no goroutine to start")
 }
 
 // discover runs c, just spawned, to its first operation, so that the

@@ -109,8 +109,11 @@ func newWorker(d *driver) *worker {
 			g := w.g
 			g.run()
 			w.g = nil
+			if d.takeOver(w, g) {
+				continue
+			}
 			d.retire(g)
-			if d.again(w) || d.takeOver(w, g) {
+			if d.again(w) {
 				continue
 			}
 			w.handOff(g)
@@ -177,20 +180,19 @@ func (w *worker) end() {
 }
 
 // takeOver runs on w, whose goroutine g just returned, the goroutine that
-// the turn goes to next when it has not started (a lazy one, see spawn):
-// its own worker, which has not run it, goes back to the pool. The
+// the turn goes to next when it has not started (see spawn): its own
+// worker, which has not run it, goes to the pool in place of w. The
 // switch to that worker would be one of the 10 of a fib_bench
 // execution. It reports whether w took it over.
 func (d *driver) takeOver(w *worker, g *goroutine) bool {
 	x := g.x
 	c := x.next
-	n := len(d.idle)
-	if c == nil || c.started || n == 0 || d.idle[n-1] != w {
+	if c == nil || c.started {
 		return false
 	}
-	cw := c.w
-	cw.g = nil
-	d.idle[n-1] = cw
+	g.w = nil
+	c.w.g = nil
+	d.idle = append(d.idle, c.w)
 	c.w, w.g = w, c
 	x.next = nil
 	x.cur = c
@@ -259,8 +261,7 @@ type goroutine struct {
 	children    int32   // goroutines spawned so far
 	vars        int32   // symbolic variables created so far
 	discovering bool    // runs until its first operation, then hands back to its spawner
-	lazy        bool    // spawned by a replayed operation, not yet picked to run (see spawn)
-	started     bool    // its function was called
+	started     bool    // its function was called (see execution.spawn)
 	returned    bool    // its function returned
 	finished    bool    // performed its End
 	exited      bool    // its function is over (returned, panicked, aborted)
@@ -279,6 +280,7 @@ type goroutine struct {
 // run runs the goroutine's function on the current worker.
 func (g *goroutine) run() {
 	g.started = true
+	g.x.unrun--
 	defer g.exit()
 	g.fn()
 	g.returned = true
@@ -451,8 +453,8 @@ func (g *goroutine) op(lab *event.Label) *event.Result {
 		// engine.Replayer), g having performed the previous one, when
 		// dispatch's own checks (the step limit, a look at the clock, a
 		// stray goroutine) would not stop g.
-		// A lazy goroutine that Replay picked: its first operation is
-		// Replay's to perform.
+		// A goroutine that Replay picked before it started: its first
+		// operation is Replay's to perform.
 		last := x.exec.Last == g.ID
 		if x.picked == g {
 			x.picked = nil
@@ -472,11 +474,9 @@ func (g *goroutine) op(lab *event.Label) *event.Result {
 			}
 		} else if t >= 0 {
 			// g cannot go on: the engine performed the operation of the
-			// goroutine that Step would have picked, or picked a lazy
-			// one, which runs to its first operation.
-			if h := x.gs[t]; h.lazy {
-				h.lazy = false
-				x.lazies--
+			// goroutine that Step would have picked, or picked one that
+			// has not started, which runs to its first operation.
+			if h := x.gs[t]; !h.started {
 				x.picked = h
 				x.next = h
 			} else {
