@@ -328,7 +328,7 @@ func reproduce(body func(), prog uint32, f runtime.Found, c *config, conc *conco
 	rep := run(m.Schedule, true)
 	if len(rep.Bugs) == 0 {
 		b.Kind = Nondeterminism
-		b.Message = fmt.Sprintf("the program did something different when the execution was replayed (it had found: %s: %s): map iteration order, time, math/rand, hash/maphash seeds, or a goroutine not started with weft.Go?", f.Bug.Kind, f.Bug.Message)
+		b.Message = fmt.Sprintf("the program did something different when the execution was replayed (it had found: %s: %s): %s, or a goroutine not started with weft.Go?", f.Bug.Kind, f.Bug.Message, engine.Unreplayable)
 		return b
 	}
 	r := rep.Bugs[0]

@@ -166,6 +166,21 @@ type Exec struct {
 	Late *atomic.Bool
 }
 
+// Unreplayable names what makes a program do something else when an
+// execution of it is replayed, for the messages of Nondeterminism bugs.
+const Unreplayable = "map iteration order, time, math/rand, hash/maphash seeds"
+
+// Diverged is the decision of an engine whose replay of a recorded
+// execution found the program doing something else (what says what): a
+// Nondeterminism bug of goroutine g, -1 for none.
+func Diverged(g int32, what string) Decision {
+	return Failed(Choice{G: -1}, &Bug{
+		Kind:    Nondeterminism,
+		Message: "the program did something different when an execution was replayed (" + what + "): " + Unreplayable + ", or a goroutine not started with weft.Go?",
+		G:       g,
+	})
+}
+
 // Continuer is implemented by engines that, with WithAllBugs, explore on
 // past a bug, because the executions they have not explored yet are found
 // from the events that come after it: the goroutine whose operation

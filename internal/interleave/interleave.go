@@ -178,11 +178,7 @@ func (m *Machine) Choices(x *engine.Exec, dst []engine.Choice) []engine.Choice {
 // goroutine g's operation is not the recorded one: the program is not
 // deterministic.
 func Diverged(g int32) engine.Decision {
-	return engine.Failed(engine.Choice{G: -1}, &engine.Bug{
-		Kind:    engine.Nondeterminism,
-		Message: fmt.Sprintf("the program did something different when an execution was replayed (goroutine g%d): map iteration order, time, math/rand, hash/maphash seeds, or a goroutine not started with weft.Go?", g),
-		G:       g,
-	})
+	return engine.Diverged(g, fmt.Sprintf("goroutine g%d", g))
 }
 
 // Value returns the value that the object of operation l holds: a memory

@@ -390,13 +390,13 @@ func (e *Engine) replay(x *engine.Exec) engine.Decision {
 		t = e.next(g, x)
 	}
 	if t < 0 {
-		return diverged(-1, fmt.Sprintf("%d operations of the recorded execution never came", e.remaining))
+		return engine.Diverged(-1, fmt.Sprintf("%d operations of the recorded execution never came", e.remaining))
 	}
 	gr := x.G[t]
 	p := graph.Pos{T: t, I: e.cursor[t]}
 	ev := g.Ev(p)
 	if !e.matches(ev, &gr.Pending) {
-		return diverged(t, fmt.Sprintf("goroutine g%d's operation #%d was %v, now it is %v", t, p.I, ev.Lab.Kind, gr.Pending.Kind))
+		return engine.Diverged(t, fmt.Sprintf("goroutine g%d's operation #%d was %v, now it is %v", t, p.I, ev.Lab.Kind, gr.Pending.Kind))
 	}
 	if isChan(ev.Lab.Kind) {
 		return e.replayChan(x, t, p)
@@ -435,7 +435,7 @@ func (e *Engine) replay(x *engine.Exec) engine.Decision {
 		next := graph.Pos{T: t, I: p.I + 1}
 		recorded := g.Has(next) && g.Ev(next).Cont
 		if recorded && !writes {
-			return diverged(t, fmt.Sprintf("goroutine g%d's update #%d did not write this time", t, p.I))
+			return engine.Diverged(t, fmt.Sprintf("goroutine g%d's update #%d did not write this time", t, p.I))
 		}
 		if !writes {
 			break
@@ -1108,12 +1108,4 @@ func (e *Engine) coPred(g *graph.Graph, loc int32, w graph.Pos) graph.Pos {
 
 func unlockMisuse(t int32) *engine.Bug {
 	return &engine.Bug{Kind: engine.Misuse, Message: "unlock of unlocked mutex", G: t}
-}
-
-func diverged(t int32, what string) engine.Decision {
-	return engine.Failed(engine.Choice{G: -1}, &engine.Bug{
-		Kind:    engine.Nondeterminism,
-		Message: "the program did something different when an execution was replayed (" + what + "): map iteration order, time, math/rand, hash/maphash seeds, or a goroutine not started with weft.Go?",
-		G:       t,
-	})
 }

@@ -85,7 +85,7 @@ func (e *Engine) Done() bool { return e.pos == len(e.sched) }
 func diverged(what string) engine.Decision {
 	return engine.Failed(engine.Choice{G: -1}, &engine.Bug{
 		Kind:    engine.Nondeterminism,
-		Message: "the program did something different when the execution was replayed (" + what + "): map iteration order, time, math/rand, hash/maphash seeds, a goroutine not started with weft.Go, or a replay token from another program?",
+		Message: "the program did something different when the execution was replayed (" + what + "): " + engine.Unreplayable + ", a goroutine not started with weft.Go, or a replay token from another program?",
 		G:       -1,
 	})
 }
