@@ -180,7 +180,8 @@ func explore(body func(), opts []Option) (Result, error) {
 	}
 	var ck *checkpoint
 	if c.checkpoint != "" {
-		if _, ok := cfg.Engine.(engine.Splitter); !ok {
+		_, splits := cfg.Engine.(engine.Splitter)
+		if _, linked := cfg.Engine.(engine.Waiter); !splits || linked {
 			return Result{}, fmt.Errorf("weft: WithCheckpoint: the engine %s cannot checkpoint its exploration (condpor, dfs and mpor can)", c.engine)
 		}
 		if ck, err = openCheckpoint(c, programName(body)); err != nil {

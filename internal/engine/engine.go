@@ -50,6 +50,21 @@ type Splitter interface {
 	Split(c Config) Engine
 }
 
+// Waiter is implemented by splitters whose parts depend on the parts before
+// them in the order: a part's executions add to what the later parts explore
+// (sdpor's races add to the backtrack sets of the scheduling points the
+// parts share), so a part may have to wait for the parts before it to end
+// before it can decide what comes next.
+type Waiter interface {
+	// Waits reports, once Begin has returned false, that the engine has
+	// executions left but waits for parts before it to end: it is to run
+	// again, with Begin, once Ready.
+	Waits() bool
+	// Ready reports whether the parts a waiting engine waits for have
+	// ended. It may be called from any goroutine.
+	Ready() bool
+}
+
 // Scheduler is implemented by engines whose executions do not run in an
 // order that the interleaving semantics reproduces. Schedule returns the
 // choices of an equivalent interleaving of the execution that just ended, to

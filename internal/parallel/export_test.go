@@ -2,11 +2,12 @@ package parallel
 
 import "weft.dev/weft/internal/runtime"
 
-// RunParts is Run that also returns the number of parts; with eager, a
-// part splits whenever no other part waits for a worker.
-func RunParts(body func(), cfg Config, eager bool) (*runtime.Report, int) {
-	r, n, _ := run(body, cfg, eager, nil)
-	return r, n
+// RunParts is Run that also returns the number of parts and how many
+// times parts waited for the parts before them; with eager, a part splits
+// whenever no other part waits for a worker.
+func RunParts(body func(), cfg Config, eager bool) (r *runtime.Report, parts, waits int) {
+	r, s, _ := run(body, cfg, eager, nil)
+	return r, s.parts, s.waits
 }
 
 // BallastPerWorker is ballastPerWorker.

@@ -83,12 +83,15 @@ func Run(body func(), cfg Config) *runtime.Report {
 	return r
 }
 
-// run is Run that also returns the number of parts the exploration was
-// cut into. With eager, a part splits whenever no part waits for a
+// shape is how an exploration was cut: into parts, which waited for the
+// parts before them (engine.Waiter) waits times in all.
+type shape struct{ parts, waits int }
+
+// run is Run that also returns how the exploration was cut. With eager, a part splits whenever no part waits for a
 // worker, not only when a worker waits: tests use it to cut small
 // explorations into many parts. With ck, the exploration is checkpointed
 // (see RunCheckpoint).
-func run(body func(), cfg Config, eager bool, ck *Checkpoint) (*runtime.Report, int, error) {
+func run(body func(), cfg Config, eager bool, ck *Checkpoint) (*runtime.Report, shape, error) {
 	start := time.Now()
 	// The first part runs with the solver of the worker that takes it.
 	defer func(c *concolic.Config, s concolic.Solver) { c.Solver = s }(cfg.Runtime.Concolic, cfg.Runtime.Concolic.Solver)
@@ -99,20 +102,24 @@ func run(body func(), cfg Config, eager bool, ck *Checkpoint) (*runtime.Report, 
 	}
 	root := &part{key: []int32{}, conc: cfg.Runtime.Concolic, eng: cfg.Runtime.Engine, names: runtime.NewNames()}
 	_, p.splits = cfg.Runtime.Engine.(engine.Splitter)
+	// The parts of a Waiter depend on one another: a shard, or a part a
+	// checkpoint records as done, would keep from the later parts what
+	// the earlier ones found.
+	_, linked := cfg.Runtime.Engine.(engine.Waiter)
 	if ck != nil {
-		if !p.splits {
-			return nil, 0, errors.New("the engine does not split its exploration: it cannot be checkpointed")
+		if !p.splits || linked {
+			return nil, shape{}, errors.New("the engine does not split its exploration into independent parts: it cannot be checkpointed")
 		}
 		p.ckpt = &checkpointer{ck: ck}
 	}
 	p.counted = cfg.Runtime.MaxExecutions > 0 || ck != nil && ck.Stop != nil
 	switch {
-	case (cfg.Shards > 1 || ck != nil) && p.splits:
+	case (cfg.Shards > 1 || ck != nil) && p.splits && !linked:
 		if err := p.open(body, root); err != nil {
-			return nil, 0, err
+			return nil, shape{}, err
 		}
 	case cfg.Shards > 1 && cfg.Shard != 0:
-		return &runtime.Report{Exhaustive: true}, 0, nil
+		return &runtime.Report{Exhaustive: true}, shape{}, nil
 	default:
 		p.queue = []*part{root}
 	}
@@ -140,9 +147,9 @@ func run(body func(), cfg Config, eager bool, ck *Checkpoint) (*runtime.Report, 
 			c.dirty = true
 			c.save()
 		}
-		return r, len(p.done), c.err
+		return r, shape{len(p.done), p.waits}, c.err
 	}
-	return r, len(p.done), nil
+	return r, shape{len(p.done), p.waits}, nil
 }
 
 // part is a part of the exploration, explored by one engine.
@@ -202,8 +209,11 @@ type pool struct {
 
 	mu   sync.Mutex
 	cond sync.Cond
-	// queue holds the parts no worker has taken yet.
+	// queue holds the parts no worker has taken yet, and parked those
+	// that wait for the parts before them (engine.Waiter).
 	queue   []*part
+	parked  []*part
+	waits   int
 	running int
 	over    bool
 	done    []*part
@@ -241,6 +251,7 @@ func (p *pool) work(body func(), solver concolic.Solver) {
 			pt.shared = false
 		}
 		cfg := p.config(pt, solver)
+		pt.seen = 0
 		cfg.Between = func(s runtime.Stats) bool { return p.between(pt, s) }
 		if user := p.cfg.Runtime.Progress; user != nil {
 			cfg.Progress = func(s runtime.Stats) { p.report(pt, s, user) }
@@ -474,21 +485,57 @@ func (p *pool) step(body func(), pt *part) bool {
 	return !rep.Exhaustive && (p.deadline.IsZero() || time.Now().Before(p.deadline))
 }
 
-// finish records the report of the part pt.
+// finish records the report of the part pt, whose engine returned, and
+// queues the parked parts whose wait it ended.
 func (p *pool) finish(pt *part, rep *runtime.Report) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	pt.rep = rep
+	pt.rep = joined(pt.rep, rep)
 	p.running--
-	p.done = append(p.done, pt)
 	delete(p.progress, pt)
-	if p.stops(rep) || rep.Internal != "" {
-		p.stop(pt)
+	if w, ok := pt.eng.(engine.Waiter); ok && w.Waits() {
+		// Not the part's end: it goes on once the parts before it end.
+		pt.rep.Exhaustive = false
+		p.parked = append(p.parked, pt)
+		p.waits++
+	} else {
+		p.done = append(p.done, pt)
+		if p.stops(rep) || rep.Internal != "" {
+			p.stop(pt)
+		}
+		if pt.origin != nil {
+			p.ckpt.finish(pt.origin, rep)
+		}
 	}
-	if pt.origin != nil {
-		p.ckpt.finish(pt.origin, rep)
-	}
+	p.parked = slices.DeleteFunc(p.parked, func(q *part) bool {
+		if q.eng.(engine.Waiter).Ready() {
+			p.queue = append(p.queue, q)
+			return true
+		}
+		return false
+	})
 	p.cond.Broadcast()
+}
+
+// joined returns the report of a part that ran as a and then as b (a may be
+// nil): a part that waited for others runs again.
+func joined(a, b *runtime.Report) *runtime.Report {
+	if a == nil {
+		return b
+	}
+	r := *a
+	add(&r.Stats, b.Stats)
+	if b.Executions+b.Dropped > 0 {
+		r.Steps = b.Steps
+	}
+	r.Elapsed = b.Elapsed
+	r.Bugs = append(slices.Clip(r.Bugs), b.Bugs...)
+	r.Exhaustive = b.Exhaustive
+	if r.Internal == "" {
+		r.Internal = b.Internal
+	}
+	r.Unmodelled = r.Unmodelled || b.Unmodelled
+	return &r
 }
 
 // stops reports whether the bugs of rep end the exploration.
@@ -515,11 +562,14 @@ func (p *pool) report(pt *part, s runtime.Stats, user func(runtime.Stats)) {
 	}
 	p.lastProgress = time.Now()
 	var sum runtime.Stats
-	for _, d := range p.done {
+	for _, d := range slices.Concat(p.done, p.parked) {
 		add(&sum, d.rep.Stats)
 	}
-	for _, r := range p.progress {
+	for pt, r := range p.progress {
 		add(&sum, r)
+		if pt.rep != nil {
+			add(&sum, pt.rep.Stats) // what it ran before it waited
+		}
 	}
 	sum.Steps = s.Steps
 	sum.Elapsed = time.Since(p.start)
@@ -538,7 +588,9 @@ func add(sum *runtime.Stats, s runtime.Stats) {
 // that stopped on a bug, in the order of a single engine. The executions
 // of the start of a sharded exploration are shard 0's.
 func (p *pool) sum() *runtime.Report {
-	parts := slices.Concat(p.started, p.done)
+	// A part still parked waited for a part that a limit or a bug cut
+	// short: its report is not exhaustive.
+	parts := slices.Concat(p.started, p.done, p.parked)
 	slices.SortFunc(parts, byKey)
 	parts = slices.Compact(parts)
 	r := &runtime.Report{Exhaustive: !p.stopped.Load() && !p.cut && !p.interrupted.Load()}

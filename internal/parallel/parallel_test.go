@@ -17,6 +17,7 @@ import (
 	"weft.dev/weft/internal/engine/condpor"
 	"weft.dev/weft/internal/engine/dfs"
 	"weft.dev/weft/internal/engine/mpor"
+	"weft.dev/weft/internal/engine/sdpor"
 	"weft.dev/weft/internal/parallel"
 	"weft.dev/weft/internal/progtest"
 	"weft.dev/weft/internal/runtime"
@@ -25,7 +26,7 @@ import (
 )
 
 // engines are the engines that split, by name.
-var engines = map[string]func(engine.Config) engine.Engine{"condpor": condpor.New, "dfs": dfs.New, "mpor": mpor.New}
+var engines = map[string]func(engine.Config) engine.Engine{"condpor": condpor.New, "dfs": dfs.New, "mpor": mpor.New, "sdpor": sdpor.New}
 
 // solvers returns n solvers, closed when t ends.
 func solvers(t testing.TB, n int) []concolic.Solver {
@@ -43,16 +44,16 @@ func solvers(t testing.TB, n int) []concolic.Solver {
 
 // explore explores body with the engine name, workers workers, as shard
 // shard of shards, splitting eagerly or not (see RunParts), and returns
-// the report and the number of parts.
-func explore(t testing.TB, name string, body func(), workers, shard, shards int, allBugs, eager bool) (*runtime.Report, int) {
+// the report, the number of parts and how many times parts waited.
+func explore(t testing.TB, name string, body func(), workers, shard, shards int, allBugs, eager bool) (rep *runtime.Report, parts, waits int) {
 	t.Helper()
 	cfg := config(t, name, workers, allBugs)
 	cfg.Shard, cfg.Shards = shard, shards
-	rep, parts := parallel.RunParts(body, cfg, eager)
+	rep, parts, waits = parallel.RunParts(body, cfg, eager)
 	if rep.Internal != "" {
 		t.Fatalf("internal error: %s", rep.Internal)
 	}
-	return rep, parts
+	return rep, parts, waits
 }
 
 // config is the configuration of an exploration with the engine name and
@@ -111,7 +112,7 @@ func programs(t testing.TB, n int) []program {
 	var out []program
 	keep := func(text string, body func()) {
 		p := program{text: text, body: body}
-		for _, name := range []string{"condpor", "dfs", "mpor"} {
+		for _, name := range []string{"condpor", "dfs", "mpor", "sdpor"} {
 			if sequentialUpTo(t, name, body, true, maxExecutions).Exhaustive {
 				p.engines = append(p.engines, name)
 			}
@@ -165,7 +166,7 @@ func TestWorkers(t *testing.T) {
 	if testing.Short() {
 		n = 10
 	}
-	parts := map[string]int{}
+	parts, waits := map[string]int{}, 0
 	for _, p := range programs(t, n) {
 		for _, name := range p.engines {
 			for _, allBugs := range []bool{false, true} {
@@ -173,8 +174,9 @@ func TestWorkers(t *testing.T) {
 				want := fmt.Sprintf("%s, %d steps in the last", summary(seq), seq.Steps)
 				for _, w := range []int{1, 2, 4} {
 					for _, eager := range []bool{false, true} {
-						rep, k := explore(t, name, p.body, w, 0, 1, allBugs, eager)
+						rep, k, wt := explore(t, name, p.body, w, 0, 1, allBugs, eager)
 						parts[name] += k - 1
+						waits += wt
 						if got := fmt.Sprintf("%s, %d steps in the last", summary(rep), rep.Steps); got != want {
 							t.Errorf("%s, all bugs %v, %d workers, eager %v:\n%s\nwant (one engine):\n%s\nprogram:\n%s", name, allBugs, w, eager, got, want, p.text)
 						}
@@ -183,10 +185,13 @@ func TestWorkers(t *testing.T) {
 			}
 		}
 	}
-	for _, name := range []string{"condpor", "dfs", "mpor"} {
+	for _, name := range []string{"condpor", "dfs", "mpor", "sdpor"} {
 		if parts[name] == 0 {
 			t.Errorf("%s: no exploration was split: the workers never shared work", name)
 		}
+	}
+	if waits == 0 {
+		t.Error("sdpor: no part waited for the races of the parts before it")
 	}
 }
 
@@ -203,8 +208,8 @@ func TestShards(t *testing.T) {
 			for _, shards := range []int{2, 3} {
 				var sum runtime.Stats
 				for i := range shards {
-					one, _ := explore(t, name, p.body, 1, i, shards, true, false)
-					two, _ := explore(t, name, p.body, 2, i, shards, true, true)
+					one, _, _ := explore(t, name, p.body, 1, i, shards, true, false)
+					two, _, _ := explore(t, name, p.body, 2, i, shards, true, true)
 					if summary(one) != summary(two) {
 						t.Errorf("%s, shard %d/%d: 1 worker:\n%s\n2 workers:\n%s\nprogram:\n%s", name, i, shards, summary(one), summary(two), p.text)
 					}
@@ -241,7 +246,7 @@ func TestWorkersLimit(t *testing.T) {
 			for _, limit := range []int{1, 7, 50} {
 				cfg := config(t, "condpor", w, false)
 				cfg.Runtime.MaxExecutions = limit
-				rep, _ := parallel.RunParts(body, cfg, eager)
+				rep, _, _ := parallel.RunParts(body, cfg, eager)
 				if rep.Executions < limit || rep.Executions > limit+w-1 || rep.Exhaustive {
 					t.Errorf("%d workers, eager %v, limit %d: %d executions, exhaustive %v; want %d to %d (of %d), not exhaustive", w, eager, limit, rep.Executions, rep.Exhaustive, limit, limit+w-1, whole.Executions)
 				}

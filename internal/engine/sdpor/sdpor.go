@@ -12,6 +12,14 @@
 // enabled letter of a point is asleep, the execution is sleep-set blocked:
 // the engine drops it (Result.Redundant counts them).
 //
+// A point explores its backtrack set in the order the set grew, and the
+// races found below one of its choices join the set only when the next
+// choice is picked, in an order of their own. The algorithm leaves both
+// free; this choice makes what the engine explores independent of the
+// order in which the executions below a point found its races, and the
+// next choice of a point, once known, the next whatever they find: what
+// lets several workers share an exploration (see Engine.Split).
+//
 // Races are found online: when an event n of goroutine p is performed, each
 // earlier event e of another goroutine that is dependent with n, does not
 // happen before p's previous event, and is not ordered before n through an
@@ -62,6 +70,7 @@ package sdpor
 
 import (
 	"slices"
+	"sync"
 
 	"weft.dev/weft/internal/chans"
 	"weft.dev/weft/internal/engine"
@@ -79,6 +88,12 @@ type Engine struct {
 	fresh   int // stack[fresh:] holds the events new in this execution
 	started bool
 	stopped bool // Step returned Stop in this execution
+	// floor is the index in stack of the deepest point that later parts
+	// explore on from (see Split), -1 if none: the engine's executions
+	// take the choices of stack[:floor+1] and end when it would change
+	// one. waitOn is what Begin returned false to wait for (see Waits).
+	floor  int
+	waitOn *inbox
 	// clocks holds, by goroutine, the clock of its last event in the
 	// running execution.
 	clocks []vclock.Clock
@@ -134,6 +149,12 @@ type point struct {
 	backtrack []int32  // goroutines to explore here
 	done      []letter // letters explored here before the one taken
 	sleep     []letter // the sleep set on arrival
+	// reqs holds the races to reverse here found below since the choice
+	// taken was taken, which the backtrack set takes in when the next
+	// choice is picked (see apply); in, when other parts of the
+	// exploration hold the point, the races they find (see Split).
+	reqs []req
+	in   *inbox
 	// The event taken, for the races.
 	ev    ev
 	pre   event.Value  // the value of its object before it
@@ -144,13 +165,97 @@ type point struct {
 	barrier bool
 }
 
+// req is a race to reverse at a point: unless one of initials is in its
+// backtrack set, it adds pref when pref is one of them and enabled there,
+// else the first of them enabled there. all adds every enabled goroutine
+// (a bug cut the execution short after the point).
+type req struct {
+	initials []int32
+	pref     int32
+	all      bool
+}
+
+func compareReqs(a, b req) int {
+	switch {
+	case a.all != b.all:
+		if a.all {
+			return -1
+		}
+		return 1
+	case a.pref != b.pref:
+		return int(a.pref - b.pref)
+	}
+	return slices.Compare(a.initials, b.initials)
+}
+
+// inbox gathers the races that the parts of the exploration before a
+// point's owner find at the point (see Split), by the choice they were
+// found below: the races found below each choice are settled before the
+// next choice is picked, those of the next after them.
+type inbox struct {
+	mu      sync.Mutex
+	senders int // the parts that hold the point and have not ended
+	batches []batch
+}
+
+// batch is the races found below the choice c of a point.
+type batch struct {
+	c    engine.Choice
+	reqs []req
+}
+
+func (in *inbox) join() {
+	in.mu.Lock()
+	in.senders++
+	in.mu.Unlock()
+}
+
+// give adds the races rs found below choice c by a part that ends.
+func (in *inbox) give(c engine.Choice, rs []req) {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	i := slices.IndexFunc(in.batches, func(b batch) bool { return b.c == c })
+	if i < 0 {
+		i = len(in.batches)
+		in.batches = append(in.batches, batch{c: c})
+	}
+	for _, r := range rs {
+		in.batches[i].reqs = addReq(in.batches[i].reqs, r)
+	}
+	in.senders--
+}
+
+// batch returns the races found below choice c.
+func (in *inbox) batch(c engine.Choice) []req {
+	for _, b := range in.batches {
+		if b.c == c {
+			return b.reqs
+		}
+	}
+	return nil
+}
+
+func (in *inbox) ready() bool {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	return in.senders == 0
+}
+
+// addReq adds r to rs unless it holds it.
+func addReq(rs []req, r req) []req {
+	if slices.ContainsFunc(rs, func(o req) bool { return compareReqs(o, r) == 0 }) {
+		return rs
+	}
+	return append(rs, r)
+}
+
 // New returns an sdpor engine.
 func New(c engine.Config) engine.Engine { return NewRefined(c, nil) }
 
 // NewRefined returns an sdpor engine that explores by the refinement rel of
 // indep's relation (nil: indep's own).
 func NewRefined(c engine.Config, rel indep.Refinement) *Engine {
-	e := &Engine{rel: rel}
+	e := &Engine{rel: rel, floor: -1}
 	e.m.Sym.Config = c.Concolic
 	return e
 }
@@ -167,19 +272,39 @@ func (e *Engine) event(g *engine.Goroutine, c engine.Choice, pre event.Value) ev
 
 // Begin implements engine.Engine.
 func (e *Engine) Begin(x *engine.Exec) bool {
+	e.waitOn = nil
 	if e.started {
-		for len(e.stack) > 0 {
-			top := &e.stack[len(e.stack)-1]
+		for {
+			k := len(e.stack) - 1
+			if k <= e.floor {
+				e.release()
+				return false
+			}
+			top := &e.stack[k]
+			if in := top.in; in != nil {
+				if !in.ready() {
+					e.waitOn = in
+					return false
+				}
+				// The races below the choices before this one
+				// first, each choice's in turn.
+				for _, l := range top.done {
+					top.apply(in.batch(l.c))
+				}
+				for _, r := range in.batch(top.opts[top.taken]) {
+					top.reqs = addReq(top.reqs, r)
+				}
+				top.in = nil
+			}
+			top.apply(top.reqs)
+			top.reqs = top.reqs[:0]
 			if i := top.next(); i >= 0 {
 				top.done = append(top.done, letter{top.opts[top.taken], top.ev})
 				top.taken = i
 				top.lab = event.Label{}
 				break
 			}
-			e.stack = e.stack[:len(e.stack)-1]
-		}
-		if len(e.stack) == 0 {
-			return false
+			e.stack = e.stack[:k]
 		}
 		e.fresh = len(e.stack) - 1
 	}
@@ -204,14 +329,71 @@ func (e *Engine) Begin(x *engine.Exec) bool {
 	return true
 }
 
-// next returns the index of the next choice to explore at p, or -1.
+// next returns the index of the next choice to explore at p, or -1: the
+// goroutines of the backtrack set in the order they were added, each with
+// its choices in order. A goroutine added later comes after every choice
+// known before it, so that the next choice, once known, stays next
+// whatever the executions below find (see Split).
 func (p *point) next() int {
-	for i, c := range p.opts {
-		if i != p.taken && slices.Contains(p.backtrack, c.G) && !holds(p.done, c) && !holds(p.sleep, c) {
-			return i
+	for _, g := range p.backtrack {
+		for i, c := range p.opts {
+			if c.G == g && i != p.taken && !holds(p.done, c) && !holds(p.sleep, c) {
+				return i
+			}
 		}
 	}
 	return -1
+}
+
+// apply adds to p's backtrack set what reverses the races rs, found below
+// one of its choices, in an order of their own: the set does not depend on
+// the order in which the executions below, which several parts may explore
+// at once (see Split), found them.
+func (p *point) apply(rs []req) {
+	slices.SortFunc(rs, compareReqs)
+	enabled := func(g int32) bool {
+		return slices.ContainsFunc(p.opts, func(c engine.Choice) bool { return c.G == g })
+	}
+	for _, r := range rs {
+		switch {
+		case r.all:
+			for _, c := range p.opts {
+				if !slices.Contains(p.backtrack, c.G) {
+					p.backtrack = append(p.backtrack, c.G)
+				}
+			}
+		case slices.ContainsFunc(r.initials, func(g int32) bool { return slices.Contains(p.backtrack, g) }):
+		case enabled(r.pref) && slices.Contains(r.initials, r.pref):
+			p.backtrack = append(p.backtrack, r.pref)
+		default:
+			// An initial that cannot move there starts no reversal:
+			// the race is not reversible from that point.
+			if i := slices.IndexFunc(r.initials, enabled); i >= 0 {
+				p.backtrack = append(p.backtrack, r.initials[i])
+			}
+		}
+	}
+}
+
+// addReq adds the race r to reverse at stack[i], unless the backtrack set
+// there settles it already.
+func (e *Engine) addReq(i int, r req) {
+	q := &e.stack[i]
+	if !r.all && slices.ContainsFunc(r.initials, func(g int32) bool { return slices.Contains(q.backtrack, g) }) {
+		return
+	}
+	q.reqs = addReq(q.reqs, r)
+}
+
+// release gives the races found at the points that later parts explore on
+// from to those parts: the engine's executions are over.
+func (e *Engine) release() {
+	for k := 0; k <= e.floor; k++ {
+		p := &e.stack[k]
+		p.in.give(p.opts[p.taken], p.reqs)
+		p.reqs = nil
+	}
+	e.stack, e.floor = nil, -1
 }
 
 func holds(ls []letter, c engine.Choice) bool {
@@ -649,9 +831,9 @@ func (e *Engine) rivalTakers(p *point) {
 	}
 }
 
-// reverse adds to the backtrack set of stack[i] an initial of the events
-// after stack[i] (up to j, then n) that do not happen after it, unless it
-// holds one already.
+// reverse adds to the races to reverse at stack[i] that of n: an initial
+// of the events after stack[i] (up to j, then n) that do not happen after
+// it is to be explored there.
 func (e *Engine) reverse(i, j int, n *ev, nc vclock.Clock) {
 	q := &e.stack[i]
 	var initials []int32
@@ -677,23 +859,7 @@ func (e *Engine) reverse(i, j int, n *ev, nc vclock.Clock) {
 		consider(r.ev.G, r.clock, k)
 	}
 	consider(n.G, nc, j)
-	for _, g := range initials {
-		if slices.Contains(q.backtrack, g) {
-			return
-		}
-	}
-	enabled := func(g int32) bool {
-		return slices.ContainsFunc(q.opts, func(c engine.Choice) bool { return c.G == g })
-	}
-	if enabled(n.G) && slices.Contains(initials, n.G) {
-		q.backtrack = append(q.backtrack, n.G)
-		return
-	}
-	// An initial that cannot move there starts no reversal: the race is
-	// not reversible from that point.
-	if i := slices.IndexFunc(initials, enabled); i >= 0 {
-		q.backtrack = append(q.backtrack, initials[i])
-	}
+	e.addReq(i, req{initials: initials, pref: n.G})
 }
 
 // pending analyses the races of the operations that goroutines still wait
@@ -720,12 +886,7 @@ func (e *Engine) End(x *engine.Exec, end engine.Ending) {
 		// still pending race with the events before. The goroutine at
 		// fault may not be at its pending operation.
 		if e.depth > 0 {
-			p := &e.stack[e.depth-1]
-			for _, c := range p.opts {
-				if !slices.Contains(p.backtrack, c.G) {
-					p.backtrack = append(p.backtrack, c.G)
-				}
-			}
+			e.addReq(e.depth-1, req{all: true})
 		}
 		skip := int32(-1)
 		if end.Bug != nil {
@@ -759,6 +920,66 @@ func (e *Engine) trace() *indep.Trace {
 	}
 	return &t
 }
+
+// Split implements engine.Splitter. The parts of an sdpor exploration are
+// not independent: the races that the executions below a scheduling point
+// find add to what is explored there, and all of them come from the
+// subtree of the choice taken there. So a part hands over the last
+// executions it has left whole: everything after the subtree of the choice
+// it takes at its shallowest point that has a next choice known (the
+// backtrack set is explored in the order it grows, so that choice is the
+// next whatever the subtree adds), at that point and at every point above
+// it. The new part explores on from the points it takes; the races that
+// this part finds there from then on are handed to it when this part ends
+// (release), and the new part waits for them before it picks a choice
+// that they could change (Waits). A point's races are settled in an order
+// of their own, so the result is the same whoever found them and when.
+//
+// cdpor's relation (a refinement) keeps what it learned across executions,
+// which a new part would need a copy of: a refined engine does not split.
+func (e *Engine) Split(c engine.Config) engine.Engine {
+	if e.rel != nil || !e.started {
+		return nil
+	}
+	for k := e.floor + 1; k < len(e.stack) && k < e.depth; k++ {
+		i := e.stack[k].next()
+		if i < 0 {
+			continue
+		}
+		n := NewRefined(c, nil)
+		n.floor = e.floor
+		n.stack = make([]point, k+1)
+		for j := range n.stack {
+			q := &e.stack[j]
+			if q.in == nil {
+				q.in = &inbox{}
+			}
+			// Above the floor, this part joins those that give the
+			// point's races to n; below, n joins them.
+			q.in.join()
+			np := *q
+			np.backtrack = slices.Clone(q.backtrack)
+			np.done = slices.Clone(q.done)
+			np.clock = slices.Clone(q.clock)
+			np.reqs = nil
+			n.stack[j] = np
+		}
+		top := &n.stack[k]
+		top.done = append(top.done, letter{top.opts[top.taken], top.ev})
+		top.taken = i
+		top.lab = event.Label{}
+		n.fresh = k
+		e.floor = k
+		return n
+	}
+	return nil
+}
+
+// Waits implements engine.Waiter.
+func (e *Engine) Waits() bool { return e.waitOn != nil }
+
+// Ready implements engine.Waiter.
+func (e *Engine) Ready() bool { return e.waitOn == nil || e.waitOn.ready() }
 
 // Spins implements engine.Awaiter.
 func (e *Engine) Spins(_ *engine.Exec, g int32) bool { return e.m.Spins(g) }
