@@ -12,15 +12,23 @@ import (
 )
 
 // BenchmarkWorkers compares one and two workers on rows that take a while
-// under condpor: go test -bench Workers ./bench. Each reports the
+// under condpor, and under sdpor, whose parts wait for the races of the
+// parts before them: go test -bench Workers ./bench. Each reports the
 // executions per second of wall time, and per second of the process's
 // CPU time, which tells the cost of sharing work from the want of free
 // cores on a busy machine. The counts must not depend on the workers.
 func BenchmarkWorkers(b *testing.B) {
-	for _, id := range []string{"FibBench1", "Counter2/6", "SVStack2/8", "LBQueue/6"} {
+	for _, row := range []struct{ id, engine string }{
+		{"FibBench1", "condpor"}, {"Counter2/6", "condpor"}, {"SVStack2/8", "condpor"}, {"LBQueue/6", "condpor"},
+		{"MPC/3,5", "sdpor"}, {"POL/7,3", "sdpor"},
+	} {
+		id := row.id
 		bm, ok := Lookup(id)
 		if !ok {
 			b.Fatalf("no benchmark %s", id)
+		}
+		if row.engine != "condpor" {
+			id += "/" + row.engine
 		}
 		var want string
 		for _, w := range []int{1, 2} {
@@ -30,7 +38,7 @@ func BenchmarkWorkers(b *testing.B) {
 				cpu0 := cpuTime(b)
 				for b.Loop() {
 					var err error
-					res, err = weft.Explore(bm.Body(Condpor), weft.WithWorkers(w))
+					res, err = weft.Explore(bm.Body(Condpor), weft.WithEngine(row.engine), weft.WithWorkers(w))
 					if err != nil {
 						b.Fatal(err)
 					}
@@ -38,7 +46,7 @@ func BenchmarkWorkers(b *testing.B) {
 					wall += res.Elapsed
 				}
 				cpu := cpuTime(b) - cpu0
-				got := fmt.Sprintf("%d executions (%d complete, %d blocked), %d bugs", res.Executions, res.Complete, res.Blocked, len(res.Bugs))
+				got := fmt.Sprintf("%d executions (%d complete, %d blocked, %d redundant), %d bugs", res.Executions, res.Complete, res.Blocked, res.Redundant, len(res.Bugs))
 				if want == "" {
 					want = got
 				} else if got != want {

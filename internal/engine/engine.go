@@ -44,7 +44,8 @@ type Splitter interface {
 	// the last ones in its order, and returns an engine, configured with
 	// c, that explores exactly those in the same order. It returns nil
 	// when the engine has nothing it can give. The two engines share
-	// nothing mutable; the new one refers to goroutines and symbolic
+	// nothing mutable but what a Waiter hands from one part to the next,
+	// under its own lock; the new one refers to goroutines and symbolic
 	// terms by the ids the engine uses, so it must run with a copy of
 	// their names and of the term table as they are at the split.
 	Split(c Config) Engine
