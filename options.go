@@ -112,9 +112,9 @@ func WithAllBugs() Option { return func(c *config) { c.allBugs = true } }
 // execution before it is left), the same bugs with WithAllBugs. The
 // default is GOMAXPROCS. The other workers take work only once the
 // exploration has run 10 ms: a shorter one runs on one worker, which is
-// faster than sharing it. The engines condpor, dfs, mpor and sdpor split
-// their exploration; the others run with one worker (see the README for
-// why), as does an exploration
+// faster than sharing it. The engines condpor, dfs, mpor, sdpor and cdpor
+// split their exploration; the others run with one worker (see the README
+// for why), as does an exploration
 // with WithMaxExecutions, so that the limit cuts the same executions
 // every time. With more than one worker, executions of the body run at
 // once, on different goroutines: a body that records something outside
@@ -136,9 +136,9 @@ func WithWorkers(n int) Option { return func(c *config) { c.workers = n } }
 // results of weft test -json). Each shard stops at its own first bug
 // unless WithAllBugs, so with a bug the counts are the shards' own. The
 // engines condpor, dfs and mpor split their exploration into independent
-// parts; with the others (sdpor's parts hand the races they find to the
-// parts after them), shard 0 is the whole exploration and the other shards
-// are empty.
+// parts; with the others (sdpor's and cdpor's parts hand the races they
+// find to the parts after them), shard 0 is the whole exploration and the
+// other shards are empty.
 func WithShard(i, n int) Option { return func(c *config) { c.shard, c.shards = i, n } }
 
 // WithCheckpoint keeps a checkpoint of the exploration in file, and

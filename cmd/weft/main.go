@@ -36,8 +36,8 @@
 //	-json              print one JSON object per check on the standard output
 //	                   (go test's own output goes to the standard error)
 //	-workers n         explore each check with n workers (default GOMAXPROCS;
-//	                   engines other than condpor, dfs, mpor and sdpor use
-//	                   one)
+//	                   engines other than condpor, dfs, mpor, sdpor and
+//	                   cdpor use one)
 //	-shard i/n         explore shard i of n of each check: the shards are
 //	                   disjoint and together the whole exploration
 //	-checkpoint file   keep a checkpoint of the exploration in file, written

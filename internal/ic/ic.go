@@ -50,6 +50,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"slices"
+	"sync"
 
 	"weft.dev/weft/internal/runtime"
 	"weft.dev/weft/internal/smt"
@@ -139,9 +140,11 @@ type tooLong struct{}
 // own solver, and keeps them by the terms of their effects' paths
 // (hash-consed in one table), so that a program that builds its monitor
 // in every execution synthesizes once per check: ForCheck gives each check
-// its own. Its analyses evaluate their conditions on its table, so that
-// one check's goroutines and engine use it one at a time.
+// its own, which the parts of a parallel exploration share. Its analyses
+// synthesize and evaluate their conditions on its table, one at a time
+// (mu): the parts, each on a worker of its own, ask at once.
 type Synthesizer struct {
+	mu     sync.Mutex
 	tab    *sym.Table
 	solver smt.Solver
 	cache  map[string]*Analysis
@@ -233,6 +236,8 @@ func (d *Declared) Analysis() *Analysis {
 
 // analyze is Analyze for effects that check accepts.
 func (z *Synthesizer) analyze(n int, effects []Effect) *Analysis {
+	z.mu.Lock()
+	defer z.mu.Unlock()
 	s := &synthesis{z: z, tab: z.tab, n: n, effects: effects}
 	var a *Analysis
 	// The effects run with the goroutine's symbolic operations going to
@@ -249,6 +254,13 @@ func (z *Synthesizer) analyze(n int, effects []Effect) *Analysis {
 
 // Pair returns the IC of effects i and j, i first.
 func (a *Analysis) Pair(i, j int) Pair {
+	a.s.z.mu.Lock()
+	defer a.s.z.mu.Unlock()
+	return a.pair(i, j)
+}
+
+// pair is Pair, under the synthesizer's lock.
+func (a *Analysis) pair(i, j int) Pair {
 	k := i*len(a.s.effects) + j
 	if !a.known[k] {
 		runtime.WithSymHook(a.s, func() { a.pairs[k] = a.s.pair(i, j) })
@@ -261,7 +273,9 @@ func (a *Analysis) Pair(i, j int) Pair {
 // (arguments y) commute uniformly in the state s: their IC is valid, or
 // it holds in s and every declared effect preserves it.
 func (a *Analysis) Commute(i, j int, s, x, y []int64) bool {
-	p := a.Pair(i, j)
+	a.s.z.mu.Lock()
+	defer a.s.z.mu.Unlock()
+	p := a.pair(i, j)
 	switch p.Kind {
 	case Always:
 		return true

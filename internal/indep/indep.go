@@ -218,5 +218,13 @@ type Refinement interface {
 	Commute(a, b *Event, na, nb Note) bool
 }
 
+// Cloner is implemented by refinements that keep what they learn across
+// executions, which another part of the exploration continues from (see
+// sdpor's Engine.Split): Clone returns a copy that shares nothing mutable
+// with the refinement.
+type Cloner interface {
+	Clone() Refinement
+}
+
 // Note is what a Refinement keeps of an event; its users only store it.
 type Note struct{ A, B uint64 }

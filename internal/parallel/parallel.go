@@ -95,6 +95,12 @@ func run(body func(), cfg Config, eager bool, ck *Checkpoint) (*runtime.Report, 
 	start := time.Now()
 	// The first part runs with the solver of the worker that takes it.
 	defer func(c *concolic.Config, s concolic.Solver) { c.Solver = s }(cfg.Runtime.Concolic, cfg.Runtime.Concolic.Solver)
+	// The parts share the check's values (package ic's analyses, which
+	// cdpor's relation, copied from part to part, refers to).
+	if cfg.Runtime.Locals == nil {
+		cfg.Runtime.Locals = &runtime.Locals{}
+		defer cfg.Runtime.Locals.Close()
+	}
 	p := &pool{cfg: cfg, start: start, eager: eager}
 	p.cond.L = &p.mu
 	if cfg.Runtime.Timeout > 0 {

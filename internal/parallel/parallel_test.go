@@ -11,9 +11,11 @@ import (
 
 	"weft.dev/weft"
 	"weft.dev/weft/atomic"
+	"weft.dev/weft/bench"
 	"weft.dev/weft/internal/chanprog"
 	"weft.dev/weft/internal/concolic"
 	"weft.dev/weft/internal/engine"
+	"weft.dev/weft/internal/engine/cdpor"
 	"weft.dev/weft/internal/engine/condpor"
 	"weft.dev/weft/internal/engine/dfs"
 	"weft.dev/weft/internal/engine/mpor"
@@ -26,7 +28,7 @@ import (
 )
 
 // engines are the engines that split, by name.
-var engines = map[string]func(engine.Config) engine.Engine{"condpor": condpor.New, "dfs": dfs.New, "mpor": mpor.New, "sdpor": sdpor.New}
+var engines = map[string]func(engine.Config) engine.Engine{"condpor": condpor.New, "dfs": dfs.New, "mpor": mpor.New, "sdpor": sdpor.New, "cdpor": cdpor.New}
 
 // solvers returns n solvers, closed when t ends.
 func solvers(t testing.TB, n int) []concolic.Solver {
@@ -112,7 +114,7 @@ func programs(t testing.TB, n int) []program {
 	var out []program
 	keep := func(text string, body func()) {
 		p := program{text: text, body: body}
-		for _, name := range []string{"condpor", "dfs", "mpor", "sdpor"} {
+		for _, name := range []string{"condpor", "dfs", "mpor", "sdpor", "cdpor"} {
 			if sequentialUpTo(t, name, body, true, maxExecutions).Exhaustive {
 				p.engines = append(p.engines, name)
 			}
@@ -185,13 +187,46 @@ func TestWorkers(t *testing.T) {
 			}
 		}
 	}
-	for _, name := range []string{"condpor", "dfs", "mpor", "sdpor"} {
+	for _, name := range []string{"condpor", "dfs", "mpor", "sdpor", "cdpor"} {
 		if parts[name] == 0 {
 			t.Errorf("%s: no exploration was split: the workers never shared work", name)
 		}
 	}
 	if waits == 0 {
 		t.Error("sdpor: no part waited for the races of the parts before it")
+	}
+}
+
+// TestWorkersCDPOR checks that cdpor, whose relation learns the sections
+// of the program as it meets them and synthesizes their ICs in analyses
+// that the check's parts share, gets with 2 and 4 workers, splitting
+// eagerly, the counts and bugs of one engine alone on the programs of the
+// CDPOR paper: sections declared commuting (PiSum, DBP), and a monitor's
+// effects whose ICs it synthesizes (Fig1Synth, BoundedBuffer, Resolve,
+// Quota).
+func TestWorkersCDPOR(t *testing.T) {
+	bodies := []struct {
+		name string
+		body func()
+	}{
+		{"PiSum(5)", bench.PiSum(5)}, {"DBP(4,2)", bench.Database(4, 2)}, {"Fig1Synth", bench.Fig1Synth()},
+		{"BB(3,3,2)", bench.BoundedBuffer(3, 3, 2)}, {"Resolve(5)", bench.Resolve(5)}, {"Quota(5,2)", bench.Quota(5, 2)},
+	}
+	split := 0
+	for _, b := range bodies {
+		for _, name := range []string{"cdpor", "sdpor"} {
+			want := summary(sequential(t, name, b.body, true))
+			for _, w := range []int{2, 4} {
+				rep, parts, _ := explore(t, name, b.body, w, 0, 1, true, true)
+				split += parts - 1
+				if got := summary(rep); got != want {
+					t.Errorf("%s, %s, %d workers:\n%s\nwant (one engine):\n%s", b.name, name, w, got, want)
+				}
+			}
+		}
+	}
+	if split == 0 {
+		t.Error("no exploration was split")
 	}
 }
 

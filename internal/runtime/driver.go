@@ -51,6 +51,11 @@ type Config struct {
 	// far, for an engine that continues another's exploration; nil starts
 	// afresh. Run extends them.
 	Names *Names
+	// Locals, when set, holds the values of CheckLocal that the drivers
+	// of one check share (the parts of a parallel exploration), which
+	// whoever made it closes; nil gives the driver its own, closed when
+	// it ends.
+	Locals *Locals
 	// Between, when set, is called between two executions, before the
 	// engine's Begin, with the statistics so far, on the driver's
 	// goroutine or on the coroutine whose goroutine ended the execution
@@ -111,7 +116,10 @@ func Run(body func(), cfg Config) *Report {
 	if cfg.Names == nil {
 		cfg.Names = NewNames()
 	}
-	d := &driver{cfg: cfg, body: body, id: checkIDs.Add(1), names: cfg.Names, start: cfg.Start, seen: map[string]bool{}, wake: make(chan struct{}, 1)}
+	d := &driver{cfg: cfg, body: body, id: checkIDs.Add(1), names: cfg.Names, start: cfg.Start, seen: map[string]bool{}, wake: make(chan struct{}, 1), locals: cfg.Locals}
+	if d.locals == nil {
+		d.locals = &Locals{}
+	}
 	if d.vars = takeVars(); d.vars != nil {
 		defer d.vars.release()
 	}
@@ -210,8 +218,33 @@ type driver struct {
 	// unwinding is set while the driver unwinds an execution whose outcome
 	// (x.ending) is decided.
 	unwinding atomic.Bool
-	// locals holds the values of CheckLocal.
-	locals map[any]any
+	// locals holds the values of CheckLocal: cfg.Locals, or the
+	// driver's own.
+	locals *Locals
+}
+
+// Locals holds the values of CheckLocal of one check.
+type Locals struct {
+	mu sync.Mutex
+	m  map[any]any
+	// kept says that a driver that used them was abandoned, whose
+	// goroutines may still use them: Close leaves them open.
+	kept bool
+}
+
+// Close closes the values that are io.Closers, unless a driver that used
+// them was abandoned.
+func (l *Locals) Close() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if !l.kept {
+		for _, v := range l.m {
+			if c, ok := v.(io.Closer); ok {
+				c.Close()
+			}
+		}
+	}
+	l.m = nil
 }
 
 // main runs the loop, then stops the idle workers.
@@ -226,7 +259,13 @@ func (d *driver) main(done chan struct{}) {
 		}
 		if !d.abandoned.Load() {
 			d.stop()
-			d.closeLocals()
+			if d.cfg.Locals == nil {
+				d.locals.Close()
+			}
+		} else {
+			d.locals.mu.Lock()
+			d.locals.kept = true
+			d.locals.mu.Unlock()
 		}
 	}()
 	d.loop()
@@ -235,31 +274,23 @@ func (d *driver) main(done chan struct{}) {
 // CheckLocal returns the value that the running check holds under key,
 // made by mk at the first call in the check: state that the executions of
 // one check share and that no other check sees (package ic's analyses). A
-// value that is an io.Closer is closed when the check ends. Only the
-// check's goroutines call it, one at a time.
+// value that is an io.Closer is closed when the check ends. The parts of a
+// parallel exploration share the values (see Config.Locals), and call it
+// at once.
 func CheckLocal(key any, mk func() any) any {
 	x, _ := running("weft")
-	d := x.d
-	if v, ok := d.locals[key]; ok {
+	l := x.d.locals
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if v, ok := l.m[key]; ok {
 		return v
 	}
 	v := mk()
-	if d.locals == nil {
-		d.locals = map[any]any{}
+	if l.m == nil {
+		l.m = map[any]any{}
 	}
-	d.locals[key] = v
+	l.m[key] = v
 	return v
-}
-
-// closeLocals closes the values of CheckLocal that are io.Closers. An
-// abandoned check does not: its goroutines may still use them.
-func (d *driver) closeLocals() {
-	for _, v := range d.locals {
-		if c, ok := v.(io.Closer); ok {
-			c.Close()
-		}
-	}
-	d.locals = nil
 }
 
 // stop ends the coroutines of the idle workers, and of those that ended

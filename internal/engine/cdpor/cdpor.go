@@ -157,6 +157,7 @@ package cdpor
 
 import (
 	"encoding/binary"
+	"maps"
 	"slices"
 
 	"weft.dev/weft/internal/engine"
@@ -212,6 +213,21 @@ func sectionKey(obj int32, class uint64) uint64 {
 // effectKey reports whether the section key k is that of a monitor's
 // effects.
 func effectKey(k uint64) bool { return k != 0 && k&0x7fffffff == 0 }
+
+// Clone implements indep.Cloner: the copy has the sections met so far,
+// under the same indexes (the notes of the events that a part of the
+// exploration hands over refer to them), and shares their analyses, which
+// are the check's (package ic serializes them).
+func (r *Relation) Clone() indep.Refinement {
+	return &Relation{
+		sect:      slices.Clone(r.sect),
+		inst:      slices.Clone(r.inst),
+		instances: slices.Clone(r.instances),
+		index:     maps.Clone(r.index),
+		commute:   maps.Clone(r.commute),
+		analyses:  maps.Clone(r.analyses),
+	}
+}
 
 // Reset implements indep.Refinement.
 func (r *Relation) Reset() {

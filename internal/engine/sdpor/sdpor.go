@@ -934,19 +934,30 @@ func (e *Engine) trace() *indep.Trace {
 // (release), and the new part waits for them before it picks a choice
 // that they could change (Waits). A point's races are settled in an order
 // of their own, so the result is the same whoever found them and when.
-//
-// cdpor's relation (a refinement) keeps what it learned across executions,
-// which a new part would need a copy of: a refined engine does not split.
+// A refined engine's new part has a copy of the refinement, which may keep
+// what it learned across executions (cdpor's relation); one that cannot be
+// copied (not an indep.Cloner) does not split.
 func (e *Engine) Split(c engine.Config) engine.Engine {
-	if e.rel != nil || !e.started {
+	if !e.started {
 		return nil
+	}
+	var cloner indep.Cloner
+	if e.rel != nil {
+		var ok bool
+		if cloner, ok = e.rel.(indep.Cloner); !ok {
+			return nil
+		}
 	}
 	for k := e.floor + 1; k < len(e.stack) && k < e.depth; k++ {
 		i := e.stack[k].next()
 		if i < 0 {
 			continue
 		}
-		n := NewRefined(c, nil)
+		var rel indep.Refinement
+		if cloner != nil {
+			rel = cloner.Clone()
+		}
+		n := NewRefined(c, rel)
 		n.floor = e.floor
 		n.stack = make([]point, k+1)
 		for j := range n.stack {
