@@ -69,6 +69,7 @@
 package sdpor
 
 import (
+	"cmp"
 	"slices"
 	"sync"
 
@@ -183,7 +184,7 @@ func compareReqs(a, b req) int {
 		}
 		return 1
 	case a.pref != b.pref:
-		return int(a.pref - b.pref)
+		return cmp.Compare(a.pref, b.pref)
 	}
 	return slices.Compare(a.initials, b.initials)
 }
