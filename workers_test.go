@@ -38,7 +38,7 @@ func outcome(r weft.Result) string {
 // TestWorkers checks that WithWorkers and WEFT_WORKERS give the result of
 // one worker: the counts, and the first bug with its replay token.
 func TestWorkers(t *testing.T) {
-	for _, engine := range []string{"condpor", "dfs", "mpor", "sdpor"} {
+	for _, engine := range []string{"condpor", "dfs", "mpor", "sdpor", "cdpor"} {
 		for _, all := range []bool{false, true} {
 			opts := []weft.Option{weft.WithEngine(engine)}
 			if all {
@@ -55,6 +55,25 @@ func TestWorkers(t *testing.T) {
 				t.Errorf("WEFT_WORKERS=3: %s\none worker: %s", got, want)
 			}
 			t.Setenv("WEFT_WORKERS", "")
+		}
+	}
+}
+
+// TestWorkersSplit checks, through the public API and its real timing,
+// explorations long enough for a second worker to take part (some 14,400
+// executions, a few hundred ms): two workers get one worker's counts and
+// bugs with their replay tokens, for the engines whose parts are
+// independent (condpor) and for those whose parts wait for the races of
+// the parts before them (sdpor, cdpor).
+func TestWorkersSplit(t *testing.T) {
+	if testing.Short() {
+		t.Skip("explorations of a few hundred ms")
+	}
+	for _, engine := range []string{"condpor", "sdpor", "cdpor"} {
+		opts := []weft.Option{weft.WithEngine(engine), weft.WithAllBugs()}
+		want := outcome(explore(t, lostUpdates(5), append(opts, weft.WithWorkers(1))...))
+		if got := outcome(explore(t, lostUpdates(5), append(opts, weft.WithWorkers(2))...)); got != want {
+			t.Errorf("2 workers: %s\none worker: %s", got, want)
 		}
 	}
 }
