@@ -8,6 +8,7 @@ import (
 	"runtime/metrics"
 	"sync"
 	"testing"
+	"time"
 
 	"weft.dev/weft"
 	"weft.dev/weft/atomic"
@@ -284,6 +285,32 @@ func TestWorkersLimit(t *testing.T) {
 				rep, _, _ := parallel.RunParts(body, cfg, eager)
 				if rep.Executions < limit || rep.Executions > limit+w-1 || rep.Exhaustive {
 					t.Errorf("%d workers, eager %v, limit %d: %d executions, exhaustive %v; want %d to %d (of %d), not exhaustive", w, eager, limit, rep.Executions, rep.Exhaustive, limit, limit+w-1, whole.Executions)
+				}
+			}
+		}
+	}
+}
+
+// TestWorkersTimeout checks that an exploration cut by its timeout ends
+// soon after it, not exhaustive, however many workers share it, including
+// sdpor's, whose parts may be parked waiting for parts the timeout cut
+// (on POL(7,3), 5 to 10 waits in 200 ms with two workers).
+func TestWorkersTimeout(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		body func()
+	}{
+		{"condpor", bench.Dispatcher(5, 4)}, // 15,282 executions, a second or more
+		{"sdpor", bench.Poke(7, 3)},         // 2,440 and 90,072 redundant, 10 s or more
+	} {
+		for _, w := range []int{1, 2, 4} {
+			for _, eager := range []bool{false, true} {
+				cfg := config(t, c.name, w, false)
+				cfg.Runtime.Timeout = 200 * time.Millisecond
+				start := time.Now()
+				rep, _, _ := parallel.RunParts(c.body, cfg, eager)
+				if took := time.Since(start); rep.Exhaustive || rep.Executions == 0 || took > 5*time.Second {
+					t.Errorf("%s, %d workers, eager %v: %d executions in %v, exhaustive %v; want some, soon after 200 ms, not exhaustive", c.name, w, eager, rep.Executions, took, rep.Exhaustive)
 				}
 			}
 		}
