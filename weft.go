@@ -180,8 +180,7 @@ func explore(body func(), opts []Option) (Result, error) {
 	}
 	var ck *checkpoint
 	if c.checkpoint != "" {
-		_, splits := cfg.Engine.(engine.Splitter)
-		if _, linked := cfg.Engine.(engine.Waiter); !splits || linked {
+		if !parallel.Independent(cfg.Engine) {
 			return Result{}, fmt.Errorf("weft: WithCheckpoint: the engine %s cannot checkpoint its exploration (condpor, dfs and mpor can)", c.engine)
 		}
 		if ck, err = openCheckpoint(c, programName(body)); err != nil {

@@ -87,9 +87,18 @@ func Run(body func(), cfg Config) *runtime.Report {
 // parts before them (engine.Waiter) waits times in all.
 type shape struct{ parts, waits int }
 
-// run is Run that also returns how the exploration was cut. With eager, a part splits whenever no part waits for a
-// worker, not only when a worker waits: tests use it to cut small
-// explorations into many parts. With ck, the exploration is checkpointed
+// Independent reports whether eng splits its exploration into parts that
+// depend on nothing the others find (an engine.Splitter that is not an
+// engine.Waiter): only those shard, and checkpoint what parts are done.
+func Independent(eng engine.Engine) bool {
+	_, splits := eng.(engine.Splitter)
+	_, linked := eng.(engine.Waiter)
+	return splits && !linked
+}
+
+// run is Run that also returns how the exploration was cut. With eager, a
+// part splits whenever no part waits for a worker, not only when a worker
+// waits: tests use it to cut small explorations into many parts. With ck, the exploration is checkpointed
 // (see RunCheckpoint).
 func run(body func(), cfg Config, eager bool, ck *Checkpoint) (*runtime.Report, shape, error) {
 	start := time.Now()
@@ -111,16 +120,16 @@ func run(body func(), cfg Config, eager bool, ck *Checkpoint) (*runtime.Report, 
 	// The parts of a Waiter depend on one another: a shard, or a part a
 	// checkpoint records as done, would keep from the later parts what
 	// the earlier ones found.
-	_, linked := cfg.Runtime.Engine.(engine.Waiter)
+	independent := Independent(cfg.Runtime.Engine)
 	if ck != nil {
-		if !p.splits || linked {
+		if !independent {
 			return nil, shape{}, errors.New("the engine does not split its exploration into independent parts: it cannot be checkpointed")
 		}
 		p.ckpt = &checkpointer{ck: ck}
 	}
 	p.counted = cfg.Runtime.MaxExecutions > 0 || ck != nil && ck.Stop != nil
 	switch {
-	case (cfg.Shards > 1 || ck != nil) && p.splits && !linked:
+	case (cfg.Shards > 1 || ck != nil) && independent:
 		if err := p.open(body, root); err != nil {
 			return nil, shape{}, err
 		}
@@ -257,7 +266,8 @@ func (p *pool) work(body func(), solver concolic.Solver) {
 			pt.shared = false
 		}
 		cfg := p.config(pt, solver)
-		pt.seen = 0
+		pt.seen = 0 // a part that waited runs again, counted afresh
+
 		cfg.Between = func(s runtime.Stats) bool { return p.between(pt, s) }
 		if user := p.cfg.Runtime.Progress; user != nil {
 			cfg.Progress = func(s runtime.Stats) { p.report(pt, s, user) }

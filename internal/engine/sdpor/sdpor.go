@@ -176,6 +176,8 @@ type req struct {
 	all      bool
 }
 
+// compareReqs orders races by their fields, the order apply settles them
+// in.
 func compareReqs(a, b req) int {
 	switch {
 	case a.all != b.all:
@@ -221,7 +223,7 @@ func (in *inbox) give(c engine.Choice, rs []req) {
 		in.batches = append(in.batches, batch{c: c})
 	}
 	for _, r := range rs {
-		in.batches[i].reqs = addReq(in.batches[i].reqs, r)
+		in.batches[i].reqs = withReq(in.batches[i].reqs, r)
 	}
 	in.senders--
 }
@@ -242,8 +244,8 @@ func (in *inbox) ready() bool {
 	return in.senders == 0
 }
 
-// addReq adds r to rs unless it holds it.
-func addReq(rs []req, r req) []req {
+// withReq returns rs with r, which it holds once.
+func withReq(rs []req, r req) []req {
 	if slices.ContainsFunc(rs, func(o req) bool { return compareReqs(o, r) == 0 }) {
 		return rs
 	}
@@ -293,7 +295,7 @@ func (e *Engine) Begin(x *engine.Exec) bool {
 					top.apply(in.batch(l.c))
 				}
 				for _, r := range in.batch(top.opts[top.taken]) {
-					top.reqs = addReq(top.reqs, r)
+					top.reqs = withReq(top.reqs, r)
 				}
 				top.in = nil
 			}
@@ -383,7 +385,7 @@ func (e *Engine) addReq(i int, r req) {
 	if !r.all && slices.ContainsFunc(r.initials, func(g int32) bool { return slices.Contains(q.backtrack, g) }) {
 		return
 	}
-	q.reqs = addReq(q.reqs, r)
+	q.reqs = withReq(q.reqs, r)
 }
 
 // release gives the races found at the points that later parts explore on
