@@ -98,8 +98,8 @@ func Independent(eng engine.Engine) bool {
 
 // run is Run that also returns how the exploration was cut. With eager, a
 // part splits whenever no part waits for a worker, not only when a worker
-// waits: tests use it to cut small explorations into many parts. With ck, the exploration is checkpointed
-// (see RunCheckpoint).
+// waits: tests use it to cut small explorations into many parts. With ck,
+// the exploration is checkpointed (see RunCheckpoint).
 func run(body func(), cfg Config, eager bool, ck *Checkpoint) (*runtime.Report, shape, error) {
 	start := time.Now()
 	// The first part runs with the solver of the worker that takes it.
