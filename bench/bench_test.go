@@ -122,6 +122,7 @@ func TestCanonical(t *testing.T) {
 		{"TSStackAtomic/4", Condpor, 24},  // N!: the orders of the increments
 		{"Counter1/6", Condpor, 64 * 720}, // and at the sizes JMC needed hours for
 		{"CoarseList/6", Condpor, 720 * 720},
+		{"GenMCFib/5", Condpor, 218243}, // GenMC's count under SC
 		// The MPOR thesis's programs: the same traces for every engine.
 		{"Philosophers/3,2", MPOR, 90},       // (nL)!/(L!)^n
 		{"Philosophers/4,2", SDPOR, 2520},    // (nL)!/(L!)^n

@@ -101,6 +101,7 @@ func buildRegistry() []*Benchmark {
 	dataDependent(&r)
 	nondeterministic(&r)
 	svcomp(&r)
+	genmc(&r)
 	thesis(&r)
 	dpu(&r)
 	syco(&r)

@@ -4,6 +4,8 @@ package bench
 
 import (
 	"fmt"
+	"slices"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -19,7 +21,7 @@ import (
 // cores on a busy machine. The counts must not depend on the workers.
 func BenchmarkWorkers(b *testing.B) {
 	for _, row := range []struct{ id, engine string }{
-		{"FibBench1", "condpor"}, {"Counter2/6", "condpor"}, {"SVStack2/8", "condpor"}, {"LBQueue/6", "condpor"},
+		{"GenMCFib/5", "condpor"}, {"Counter2/6", "condpor"}, {"SVStack2/8", "condpor"}, {"LBQueue/6", "condpor"},
 		{"MPC/3,5", "sdpor"}, {"POL/7,3", "sdpor"},
 	} {
 		id := row.id
@@ -57,6 +59,95 @@ func BenchmarkWorkers(b *testing.B) {
 			})
 		}
 	}
+}
+
+// BenchmarkSpeedup measures what two workers give over one, on a machine
+// whose speed drifts by more than the margins of the targets (10-30%
+// from one run to the next here): each iteration explores the row with
+// one worker and with two, one right after the other, which goes first
+// in turns, and runs a control that shares nothing, register arithmetic
+// on one goroutine and then on two at once, for about as long. It
+// reports the medians of the pairs' ratios: speedup for the exploration,
+// control-speedup for the machine (what two cores give a program that
+// needs no memory), and of-control, the first over the second.
+//
+//	go test -run '^$' -bench Speedup -benchtime 20x ./bench
+func BenchmarkSpeedup(b *testing.B) {
+	for _, id := range []string{"GenMCFib/5"} {
+		bm, ok := Lookup(id)
+		if !ok {
+			b.Fatalf("no benchmark %s", id)
+		}
+		b.Run(id, func(b *testing.B) {
+			rate := func(workers int) float64 {
+				res, err := weft.Explore(bm.Body(Condpor), weft.WithWorkers(workers))
+				if err != nil {
+					b.Fatal(err)
+				}
+				if want := bm.Want[Condpor]; res.Complete != want || len(res.Bugs) > 0 {
+					b.Fatalf("%d workers: %d complete, %d bugs; want %d complete, none", workers, res.Complete, len(res.Bugs), want)
+				}
+				return float64(res.Executions) / res.Elapsed.Seconds()
+			}
+			var speedups, controls []float64
+			steps := 0
+			for i := 0; b.Loop(); i++ {
+				var one, two float64
+				if i%2 == 0 {
+					one, two = rate(1), rate(2)
+				} else {
+					two, one = rate(2), rate(1)
+				}
+				speedups = append(speedups, two/one)
+				if steps == 0 {
+					steps = calibrate(time.Duration(float64(bm.Want[Condpor]) / one * float64(time.Second)))
+				}
+				alone := spin(1, steps)
+				controls = append(controls, 2*alone.Seconds()/spin(2, steps).Seconds())
+			}
+			b.Logf("pairs' speed-ups %.2f\ncontrols %.2f", speedups, controls)
+			s, c := median(speedups), median(controls)
+			b.ReportMetric(s, "speedup")
+			b.ReportMetric(c, "control-speedup")
+			b.ReportMetric(s/c, "of-control")
+		})
+	}
+}
+
+// calibrate returns the steps of spin that take one goroutine about d.
+func calibrate(d time.Duration) int {
+	const probe = 1 << 24
+	return int(float64(probe) * d.Seconds() / spin(1, probe).Seconds())
+}
+
+// spin runs n goroutines that each take steps steps of a linear
+// congruential generator, which keeps a core busy without touching
+// memory, and returns how long they took together.
+func spin(n, steps int) time.Duration {
+	start := time.Now()
+	var wg sync.WaitGroup
+	sums := make([]uint64, n)
+	for g := range n {
+		wg.Go(func() {
+			x := uint64(g)
+			for range steps {
+				x = x*6364136223846793005 + 1442695040888963407
+			}
+			sums[g] = x
+		})
+	}
+	wg.Wait()
+	return time.Since(start)
+}
+
+// median returns the median of xs, which it sorts.
+func median(xs []float64) float64 {
+	slices.Sort(xs)
+	n := len(xs)
+	if n%2 == 1 {
+		return xs[n/2]
+	}
+	return (xs[n/2-1] + xs[n/2]) / 2
 }
 
 // cpuTime returns the user and system time of the process so far.

@@ -12,6 +12,7 @@ import (
 
 	"weft.dev/weft"
 	"weft.dev/weft/atomic"
+	"weft.dev/weft/bench"
 	"weft.dev/weft/internal/concolic"
 	"weft.dev/weft/internal/engine"
 	"weft.dev/weft/internal/engine/condpor"
@@ -76,32 +77,6 @@ func lastzero(n int) func() {
 			gs = append(gs, weft.Go(func() { a[j].Store(a[j-1].Load() + 1) }))
 		}
 		joinAll(gs...)
-	}
-}
-
-// fibBench is SV-COMP's fib_bench as GenMC runs it: two goroutines each
-// compute five Fibonacci steps into x and y, a third checks the bound.
-func fibBench(n int32, bound int32) func() {
-	return func() {
-		var x, y atomic.Int32
-		x.Store(1)
-		y.Store(1)
-		g1 := weft.Go(func() {
-			for range n {
-				a, b := x.Load(), y.Load()
-				x.Store(a + b)
-			}
-		})
-		g2 := weft.Go(func() {
-			for range n {
-				a, b := x.Load(), y.Load()
-				y.Store(a + b)
-			}
-		})
-		g3 := weft.Go(func() {
-			weft.Assert(!(x.Load() > bound || y.Load() > bound), "fib bound exceeded")
-		})
-		joinAll(g1, g2, g3)
 	}
 }
 
@@ -218,7 +193,7 @@ func TestFibBench(t *testing.T) {
 	if testing.Short() {
 		t.Skip("fib_bench takes a few seconds")
 	}
-	rep := run(t, fibBench(5, 144))
+	rep := run(t, bench.GenMCFib(5))
 	if rep.Complete != 218243 {
 		t.Errorf("fib_bench: %d complete executions, want 218243", rep.Complete)
 	}
@@ -228,7 +203,7 @@ func TestFibBench(t *testing.T) {
 func BenchmarkFibBench(b *testing.B) {
 	execs := 0
 	for b.Loop() {
-		execs += run(b, fibBench(5, 144)).Executions
+		execs += run(b, bench.GenMCFib(5)).Executions
 	}
 	b.ReportMetric(float64(execs)/b.Elapsed().Seconds(), "executions/s")
 }

@@ -4,6 +4,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"weft.dev/weft/bench"
 	"weft.dev/weft/internal/engine"
 	"weft.dev/weft/internal/engine/condpor"
 	"weft.dev/weft/internal/runtime"
@@ -29,7 +30,7 @@ func (l *lateEngine) Begin(x *engine.Exec) bool {
 // exhaustive after 39,327 of its 8·10^10 executions).
 func TestLateNotExhaustive(t *testing.T) {
 	conc := concolicConfig(t)
-	body := fibBench(2, 100)
+	body := bench.GenMCFib(2)
 	whole := run(t, body)
 	if !whole.Exhaustive {
 		t.Fatalf("without a timeout: %d executions, not exhaustive", whole.Executions)
