@@ -73,7 +73,7 @@ var quickRows = regexp.MustCompile(`^(` +
 	`MSQueue/[12]|MSQueue/[12],1|AGMStack/[1-4]|AGMStack/[12],[12]|TreiberStack/[1-4]|TreiberStack/[12],[12]|` +
 	`(Coarse|Fine)List/[1-3]|(Coarse|Fine)List/[1-3],[12]|(Opt|Lazy)List/[1-3]|(Opt|Lazy)List/[12],1|` +
 	`TSStack/.*|TSStackAtomic/.*|LPQueue/[1-4]|LPQueue/[12],[12]|EBStack/[1-3]|EBStack/[12],[12]|` +
-	`FibBench1|FibBench2|Sigma/16|Singleton|SingletonWUP|Lazy01|BigShotS|BigShotS2|BigShotP|QueueOK/20|Stack1/5|Stack2/5|` +
+	`FibBench1|FibBench2|GenMCFib/[2-4]|Sigma/16|Singleton|SingletonWUP|Lazy01|BigShotS|BigShotS2|BigShotP|QueueOK/20|Stack1/5|Stack2/5|` +
 	`EXP-.*|Philosophers/[2-4],1|Philosophers/[23],2|DeadlockPhilosophers/[2-4]|MergeSort/[2-5]|BufferedChan/[2-4]|` +
 	`DISP/5,2|MPAT/4|MPC/2,5|PI/5|POL/[24],[12]|SSBEXP/[248]|` +
 	`PiSum/4|Reg/4|MS/4|DBP/3,1|Fig1|SameValue|Fig1Synth|BB/2,2,1|Resolve/4|Quota/4,2` +
