@@ -89,7 +89,18 @@ func BenchmarkSpeedup(b *testing.B) {
 				}
 				return float64(res.Executions) / res.Elapsed.Seconds()
 			}
-			var speedups, controls []float64
+			// twin is the rate of two one-worker explorations at once.
+			twin := func() float64 {
+				var wg sync.WaitGroup
+				var rates [2]float64
+				start := time.Now()
+				for k := range rates {
+					wg.Go(func() { rates[k] = rate(1) })
+				}
+				wg.Wait()
+				return 2 * float64(bm.Want[Condpor]) / time.Since(start).Seconds()
+			}
+			var speedups, twins, controls []float64
 			steps := 0
 			for i := 0; b.Loop(); i++ {
 				var one, two float64
@@ -99,15 +110,17 @@ func BenchmarkSpeedup(b *testing.B) {
 					two, one = rate(2), rate(1)
 				}
 				speedups = append(speedups, two/one)
+				twins = append(twins, twin()/one)
 				if steps == 0 {
 					steps = calibrate(time.Duration(float64(bm.Want[Condpor]) / one * float64(time.Second)))
 				}
 				alone := spin(1, steps)
 				controls = append(controls, 2*alone.Seconds()/spin(2, steps).Seconds())
 			}
-			b.Logf("pairs' speed-ups %.2f\ncontrols %.2f", speedups, controls)
+			b.Logf("pairs' speed-ups %.2f\ntwins %.2f\ncontrols %.2f", speedups, twins, controls)
 			s, c := median(speedups), median(controls)
 			b.ReportMetric(s, "speedup")
+			b.ReportMetric(median(twins), "twin-speedup")
 			b.ReportMetric(c, "control-speedup")
 			b.ReportMetric(s/c, "of-control")
 		})
