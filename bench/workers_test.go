@@ -3,6 +3,7 @@
 package bench
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"sync"
@@ -65,13 +66,16 @@ func BenchmarkWorkers(b *testing.B) {
 // whose speed drifts by more than the margins of the targets (10-30%
 // from one run to the next here): each iteration explores the row with
 // one worker and with two, one right after the other, which goes first
-// in turns, and runs a control that shares nothing, register arithmetic
-// on one goroutine and then on two at once, for about as long. It
-// reports the medians of the pairs' ratios: speedup for the exploration,
-// control-speedup for the machine (what two cores give a program that
-// needs no memory), and of-control, the first over the second.
+// in turns; then two one-worker explorations at once; then a control that
+// shares nothing, register arithmetic on one goroutine and then on two at
+// once, for about as long. It reports medians of ratios: speedup, two
+// workers over the one worker beside them; twin-speedup, the two
+// explorations over that one worker (what two cores give this program
+// when its executions are not shared out); control-speedup, the control
+// on two goroutines over one (what they give a program that needs no
+// memory); of-control, speedup over control-speedup. -v logs every ratio.
 //
-//	go test -run '^$' -bench Speedup -benchtime 20x ./bench
+//	go test -run '^$' -bench Speedup -benchtime 60x -v ./bench
 func BenchmarkSpeedup(b *testing.B) {
 	for _, id := range []string{"GenMCFib/5"} {
 		bm, ok := Lookup(id)
@@ -79,25 +83,35 @@ func BenchmarkSpeedup(b *testing.B) {
 			b.Fatalf("no benchmark %s", id)
 		}
 		b.Run(id, func(b *testing.B) {
-			rate := func(workers int) float64 {
+			explore := func(workers int) (float64, error) {
 				res, err := weft.Explore(bm.Body(Condpor), weft.WithWorkers(workers))
+				if err != nil {
+					return 0, err
+				}
+				if want := bm.Want[Condpor]; res.Complete != want || len(res.Bugs) > 0 {
+					return 0, fmt.Errorf("%d workers: %d complete, %d bugs; want %d complete, none", workers, res.Complete, len(res.Bugs), want)
+				}
+				return float64(res.Executions) / res.Elapsed.Seconds(), nil
+			}
+			rate := func(workers int) float64 {
+				r, err := explore(workers)
 				if err != nil {
 					b.Fatal(err)
 				}
-				if want := bm.Want[Condpor]; res.Complete != want || len(res.Bugs) > 0 {
-					b.Fatalf("%d workers: %d complete, %d bugs; want %d complete, none", workers, res.Complete, len(res.Bugs), want)
-				}
-				return float64(res.Executions) / res.Elapsed.Seconds()
+				return r
 			}
 			// twin is the rate of two one-worker explorations at once.
 			twin := func() float64 {
 				var wg sync.WaitGroup
-				var rates [2]float64
+				var errs [2]error
 				start := time.Now()
-				for k := range rates {
-					wg.Go(func() { rates[k] = rate(1) })
+				for k := range errs {
+					wg.Go(func() { _, errs[k] = explore(1) })
 				}
 				wg.Wait()
+				if err := errors.Join(errs[:]...); err != nil {
+					b.Fatal(err)
+				}
 				return 2 * float64(bm.Want[Condpor]) / time.Since(start).Seconds()
 			}
 			var speedups, twins, controls []float64
