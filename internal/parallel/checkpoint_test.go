@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"weft.dev/weft/bench"
@@ -113,7 +114,7 @@ func TestCheckpointMismatch(t *testing.T) {
 	ps := programs(t, 2)
 	var a, b program
 	for _, p := range ps {
-		if whole := sequential(t, "condpor", p.body, true); len(p.engines) > 0 && p.engines[0] == "condpor" {
+		if whole := sequential(t, "condpor", p.body, true); slices.Contains(p.engines, "condpor") {
 			if a.body == nil {
 				a = p
 			} else if b.body == nil && sequential(t, "condpor", a.body, true).Executions != whole.Executions {
@@ -218,11 +219,11 @@ func TestCheckpointAfterBug(t *testing.T) {
 }
 
 // checkpointing returns the engines of names that checkpoint: those whose
-// parts are independent (not an engine.Waiter).
+// parts are independent.
 func checkpointing(names []string) []string {
 	var out []string
 	for _, name := range names {
-		if _, linked := engines[name](engine.Config{Concolic: &concolic.Config{Table: sym.NewTable()}}).(engine.Waiter); !linked {
+		if parallel.Independent(engines[name](engine.Config{Concolic: &concolic.Config{Table: sym.NewTable()}})) {
 			out = append(out, name)
 		}
 	}

@@ -2,10 +2,12 @@ package parallel_test
 
 import (
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	goruntime "runtime"
 	"runtime/debug"
 	"runtime/metrics"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -30,6 +32,9 @@ import (
 
 // engines are the engines that split, by name.
 var engines = map[string]func(engine.Config) engine.Engine{"condpor": condpor.New, "dfs": dfs.New, "mpor": mpor.New, "sdpor": sdpor.New, "cdpor": cdpor.New}
+
+// engineNames returns the names of engines, sorted.
+func engineNames() []string { return slices.Sorted(maps.Keys(engines)) }
 
 // solvers returns n solvers, closed when t ends.
 func solvers(t testing.TB, n int) []concolic.Solver {
@@ -115,7 +120,7 @@ func programs(t testing.TB, n int) []program {
 	var out []program
 	keep := func(text string, body func()) {
 		p := program{text: text, body: body}
-		for _, name := range []string{"condpor", "dfs", "mpor", "sdpor", "cdpor"} {
+		for _, name := range engineNames() {
 			if sequentialUpTo(t, name, body, true, maxExecutions).Exhaustive {
 				p.engines = append(p.engines, name)
 			}
@@ -188,7 +193,7 @@ func TestWorkers(t *testing.T) {
 			}
 		}
 	}
-	for _, name := range []string{"condpor", "dfs", "mpor", "sdpor", "cdpor"} {
+	for _, name := range engineNames() {
 		if parts[name] == 0 {
 			t.Errorf("%s: no exploration was split: the workers never shared work", name)
 		}

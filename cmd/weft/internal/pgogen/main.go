@@ -35,7 +35,6 @@ import (
 	"time"
 
 	"weft.dev/weft"
-	"weft.dev/weft/atomic"
 	"weft.dev/weft/bench"
 	plain "weft.dev/weft/bench/overhead/rewritten/plain"
 )
@@ -54,8 +53,8 @@ type workload struct {
 // on programs of each kind for one unit of CPU time each, and the other
 // engines for one unit together.
 var workloads = []workload{
-	{"fib_bench", 1, explore(fibBench, 1)},
-	{"fib_bench, 2 workers", 1, explore(fibBench, 2)},
+	{"fib_bench", 1, explore(bench.GenMCFib(5), 1)},
+	{"fib_bench, 2 workers", 1, explore(bench.GenMCFib(5), 2)},
 	{"Counter2/6 exen", 1, row("Counter2/6", bench.ExEn)},
 	{"CoarseList/5 condpor", 1, row("CoarseList/5", bench.Condpor)},
 	{"MergeSort/6 condpor", 1, row("MergeSort/6", bench.Condpor)},
@@ -164,31 +163,4 @@ func row(id string, e bench.Engine) func(time.Duration) (int, error) {
 		r, err := bench.Run(b, e, bench.Limit{Time: d, Workers: 1})
 		return r.Executions, err
 	}
-}
-
-// fibBench is SV-COMP's fib_bench as GenMC runs it (218,243 executions),
-// the program of weft's issue 17: two goroutines each compute five
-// Fibonacci steps into x and y, a third checks the bound.
-func fibBench() {
-	var x, y atomic.Int32
-	x.Store(1)
-	y.Store(1)
-	g1 := weft.Go(func() {
-		for range 5 {
-			a, b := x.Load(), y.Load()
-			x.Store(a + b)
-		}
-	})
-	g2 := weft.Go(func() {
-		for range 5 {
-			a, b := x.Load(), y.Load()
-			y.Store(a + b)
-		}
-	})
-	g3 := weft.Go(func() {
-		weft.Assert(!(x.Load() > 144 || y.Load() > 144), "fib bound exceeded")
-	})
-	g1.Join()
-	g2.Join()
-	g3.Join()
 }
