@@ -267,7 +267,6 @@ func (p *pool) work(body func(), solver concolic.Solver) {
 		}
 		cfg := p.config(pt, solver)
 		pt.seen = 0 // a part that waited runs again, counted afresh
-
 		cfg.Between = func(s runtime.Stats) bool { return p.between(pt, s) }
 		if user := p.cfg.Runtime.Progress; user != nil {
 			cfg.Progress = func(s runtime.Stats) { p.report(pt, s, user) }

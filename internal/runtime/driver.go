@@ -247,6 +247,14 @@ func (l *Locals) Close() {
 	l.m = nil
 }
 
+// keep marks the values as used by an abandoned driver: Close leaves
+// them open.
+func (l *Locals) keep() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.kept = true
+}
+
 // main runs the loop, then stops the idle workers.
 func (d *driver) main(done chan struct{}) {
 	defer close(done)
@@ -263,9 +271,7 @@ func (d *driver) main(done chan struct{}) {
 				d.locals.Close()
 			}
 		} else {
-			d.locals.mu.Lock()
-			d.locals.kept = true
-			d.locals.mu.Unlock()
+			d.locals.keep()
 		}
 	}()
 	d.loop()

@@ -302,9 +302,7 @@ func (e *Engine) Begin(x *engine.Exec) bool {
 			top.apply(top.reqs)
 			top.reqs = top.reqs[:0]
 			if i := top.next(); i >= 0 {
-				top.done = append(top.done, letter{top.opts[top.taken], top.ev})
-				top.taken = i
-				top.lab = event.Label{}
+				top.move(i)
 				break
 			}
 			e.stack = e.stack[:k]
@@ -346,6 +344,14 @@ func (p *point) next() int {
 		}
 	}
 	return -1
+}
+
+// move makes choice i, which next returned, the one taken at p: the one
+// taken so far is done.
+func (p *point) move(i int) {
+	p.done = append(p.done, letter{p.opts[p.taken], p.ev})
+	p.taken = i
+	p.lab = event.Label{}
 }
 
 // apply adds to p's backtrack set what reverses the races rs, found below
@@ -978,10 +984,7 @@ func (e *Engine) Split(c engine.Config) engine.Engine {
 			np.reqs = nil
 			n.stack[j] = np
 		}
-		top := &n.stack[k]
-		top.done = append(top.done, letter{top.opts[top.taken], top.ev})
-		top.taken = i
-		top.lab = event.Label{}
+		n.stack[k].move(i)
 		n.fresh = k
 		e.floor = k
 		return n
