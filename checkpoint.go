@@ -62,12 +62,16 @@ func (ck *checkpoint) close() {
 
 // fingerprint identifies the exploration of a check: the check, the
 // body, the engine and the options that change the exploration. The
-// options that only cut it short (WithTimeout, WithMaxExecutions) or
-// share it out (WithWorkers) do not.
+// options that only cut it short (WithTimeout, WithMaxExecutions but for
+// the random engine) or share it out (WithWorkers) do not.
 func fingerprint(c *config, prog string) string {
 	f := fmt.Sprintf("check %q, body at %s, engine %s, solver %s, max steps %d, all bugs %v", c.name, prog, c.engine, c.solver, c.maxSteps, c.allBugs)
 	if c.shards > 1 {
 		f += fmt.Sprintf(", shard %d/%d", c.shard, c.shards)
+	}
+	if c.engine == "random" {
+		// Which executions it samples, and how its parts cut them.
+		f += fmt.Sprintf(", seed %d, executions %d", c.seed, c.maxExecutions)
 	}
 	if d := c.domain; d != nil {
 		f += fmt.Sprintf(", domain %d..%d", d[0], d[1])

@@ -123,6 +123,11 @@ func TestCheckpointErrors(t *testing.T) {
 	if _, err := weft.Explore(counters(3), weft.WithCheckpoint(ckpt), weft.StopAfter(1)); err != nil && !strings.Contains(err.Error(), "interrupted") {
 		t.Fatal(err)
 	}
+	sampled := filepath.Join(dir, "sampled")
+	random := []weft.Option{weft.WithEngine("random"), weft.WithSeed(1), weft.WithMaxExecutions(500), weft.WithCheckpoint(sampled)}
+	if _, err := weft.Explore(counters(3), append(random, weft.StopAfter(1))...); err != nil && !strings.Contains(err.Error(), "interrupted") {
+		t.Fatal(err)
+	}
 	junk := filepath.Join(dir, "junk")
 	if err := os.WriteFile(junk, []byte("not json"), 0o644); err != nil {
 		t.Fatal(err)
@@ -137,7 +142,9 @@ func TestCheckpointErrors(t *testing.T) {
 		{"another body", counters(4), []weft.Option{weft.WithCheckpoint(ckpt)}, "not of this exploration"},
 		{"WithAllBugs", counters(3), []weft.Option{weft.WithAllBugs(), weft.WithCheckpoint(ckpt)}, "not of this exploration"},
 		{"not a checkpoint", counters(3), []weft.Option{weft.WithCheckpoint(junk)}, "not a checkpoint of weft"},
-		{"random", counters(3), []weft.Option{weft.WithEngine("random"), weft.WithCheckpoint(ckpt)}, "the engine random cannot checkpoint"},
+		{"random, another seed", counters(3), append(slices.Clone(random), weft.WithSeed(2)), "not of this exploration"},
+		{"random, another number of executions", counters(3), append(slices.Clone(random), weft.WithMaxExecutions(600)), "not of this exploration"},
+		{"qpor", counters(3), []weft.Option{weft.WithEngine("qpor"), weft.WithCheckpoint(ckpt)}, "the engine qpor cannot checkpoint"},
 		{"sdpor", counters(3), []weft.Option{weft.WithEngine("sdpor"), weft.WithCheckpoint(ckpt)}, "the engine sdpor cannot checkpoint"},
 	} {
 		_, err := weft.Explore(c.body, c.opts...)

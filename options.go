@@ -71,7 +71,8 @@ type config struct {
 func WithEngine(name string) Option { return func(c *config) { c.engine = name } }
 
 // WithMaxExecutions stops the exploration after n executions; the result is
-// then not exhaustive. For the random engine it is the number of samples.
+// then not exhaustive. For the random engine it is the number of samples
+// (1,000 by default).
 func WithMaxExecutions(n int) Option { return func(c *config) { c.maxExecutions = n } }
 
 // WithTimeout stops the exploration after d; the result is then not
@@ -79,7 +80,8 @@ func WithMaxExecutions(n int) Option { return func(c *config) { c.maxExecutions 
 func WithTimeout(d time.Duration) Option { return func(c *config) { c.timeout = d } }
 
 // WithSeed seeds the random choices (of the random engine), so that a run
-// can be repeated.
+// can be repeated: execution k draws from a stream of random numbers
+// seeded by the seed and k, whichever worker or shard runs it.
 func WithSeed(seed uint64) Option { return func(c *config) { c.seed = seed } }
 
 // WithMaxSteps sets how many operations a goroutine may perform in one
@@ -112,11 +114,12 @@ func WithAllBugs() Option { return func(c *config) { c.allBugs = true } }
 // execution before it is left), the same bugs with WithAllBugs. The
 // default is GOMAXPROCS. The other workers take work only once the
 // exploration has run 10 ms: a shorter one runs on one worker, which is
-// faster than sharing it. The engines condpor, dfs, mpor, sdpor and cdpor
-// split their exploration; the others run with one worker (see the README
-// for why), as does an exploration
-// with WithMaxExecutions, so that the limit cuts the same executions
-// every time. With more than one worker, executions of the body run at
+// faster than sharing it. The engines condpor, dfs, mpor, sdpor, cdpor and
+// random split their exploration; qpor runs with one worker (see the
+// README for why), as does an exploration with WithMaxExecutions, so that
+// the limit cuts the same executions every time, except with random,
+// whose limit is the number of its executions, which its workers share
+// out. With more than one worker, executions of the body run at
 // once, on different goroutines: a body that records something outside
 // itself (a count, the outcomes it saw) must guard it with a mutex of
 // the standard library, as a test with t.Parallel would, and one that

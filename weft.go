@@ -181,7 +181,7 @@ func explore(body func(), opts []Option) (Result, error) {
 	var ck *checkpoint
 	if c.checkpoint != "" {
 		if !parallel.Independent(cfg.Engine) {
-			return Result{}, fmt.Errorf("weft: WithCheckpoint: the engine %s cannot checkpoint its exploration (condpor, dfs and mpor can)", c.engine)
+			return Result{}, fmt.Errorf("weft: WithCheckpoint: the engine %s cannot checkpoint its exploration (condpor, dfs, mpor and random can)", c.engine)
 		}
 		if ck, err = openCheckpoint(c, programName(body)); err != nil {
 			return Result{}, fmt.Errorf("weft: WithCheckpoint: %w", err)
@@ -265,8 +265,10 @@ func cutOf(rep *runtime.Report, c *config, timeout time.Duration, atDeadline boo
 func run(body func(), cfg runtime.Config, c *config, conc *concolicSetup, ck *checkpoint) (rep *runtime.Report, calls int, spent time.Duration, err error) {
 	workers := c.workers
 	switch {
-	case c.maxExecutions > 0:
-		// One worker's limit cuts the same executions every time.
+	case c.maxExecutions > 0 && c.engine != "random":
+		// One worker's limit cuts the same executions every time. The
+		// random engine's is the number of its executions, each drawn
+		// from a stream of its own, which its parts share out.
 		workers = 1
 	case runtime.PackageState():
 		// The rewritten packages' variables are the process's: two

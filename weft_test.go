@@ -80,9 +80,10 @@ func outcomes(t *testing.T, opts ...weft.Option) []int32 {
 }
 
 func TestRandomSameSeed(t *testing.T) {
-	a := outcomes(t, weft.WithEngine("random"), weft.WithSeed(7), weft.WithMaxExecutions(200))
-	b := outcomes(t, weft.WithEngine("random"), weft.WithSeed(7), weft.WithMaxExecutions(200))
-	c := outcomes(t, weft.WithEngine("random"), weft.WithSeed(8), weft.WithMaxExecutions(200))
+	// One worker: outcomes records the executions in their order.
+	a := outcomes(t, weft.WithEngine("random"), weft.WithSeed(7), weft.WithMaxExecutions(200), weft.WithWorkers(1))
+	b := outcomes(t, weft.WithEngine("random"), weft.WithSeed(7), weft.WithMaxExecutions(200), weft.WithWorkers(1))
+	c := outcomes(t, weft.WithEngine("random"), weft.WithSeed(8), weft.WithMaxExecutions(200), weft.WithWorkers(1))
 	if len(a) != 200 {
 		t.Fatalf("random ran %d executions, want 200", len(a))
 	}

@@ -2,6 +2,9 @@ package weft_test
 
 import (
 	"fmt"
+	"slices"
+	"strings"
+	"sync"
 	"testing"
 
 	"weft.dev/weft"
@@ -38,7 +41,7 @@ func outcome(r weft.Result) string {
 // TestWorkers checks that WithWorkers and WEFT_WORKERS give the result of
 // one worker: the counts, and the first bug with its replay token.
 func TestWorkers(t *testing.T) {
-	for _, engine := range []string{"condpor", "dfs", "mpor", "sdpor", "cdpor"} {
+	for _, engine := range []string{"condpor", "dfs", "mpor", "sdpor", "cdpor", "random"} {
 		for _, all := range []bool{false, true} {
 			opts := []weft.Option{weft.WithEngine(engine)}
 			if all {
@@ -81,7 +84,7 @@ func TestWorkersSplit(t *testing.T) {
 // TestShard checks that the shards of an exploration add up to it, and
 // that WEFT_SHARD selects one.
 func TestShard(t *testing.T) {
-	for _, engine := range []string{"condpor", "dfs", "mpor"} {
+	for _, engine := range []string{"condpor", "dfs", "mpor", "random"} {
 		whole := explore(t, lostUpdates(3), weft.WithEngine(engine), weft.WithAllBugs())
 		const n = 4
 		sum := 0
@@ -100,5 +103,78 @@ func TestShard(t *testing.T) {
 			t.Errorf("%s: WEFT_SHARD=1/4: shard %d/%d, %d executions of %d", engine, r.Shard, r.Shards, r.Executions, whole.Executions)
 		}
 		t.Setenv("WEFT_SHARD", "")
+	}
+}
+
+// TestRandomWorkers checks that the random engine samples the same
+// executions, with their limit or its default number, however many
+// workers share them and however they are sharded: the outcomes of each
+// execution, the order in which three goroutines took their six turns,
+// are the same multiset, and the first bug is the same with its replay
+// token.
+func TestRandomWorkers(t *testing.T) {
+	var mu sync.Mutex
+	var seen []int
+	body := func() {
+		var turn atomic.Int32
+		var pos [3][2]int32
+		var gs []*weft.Goroutine
+		for g := range 3 {
+			gs = append(gs, weft.Go(func() {
+				for i := range 2 {
+					pos[g][i] = turn.Add(1)
+				}
+			}))
+		}
+		sig := 0
+		for g, h := range gs {
+			h.Join()
+			sig = sig*100 + int(pos[g][0])*10 + int(pos[g][1])
+		}
+		mu.Lock()
+		seen = append(seen, sig)
+		mu.Unlock()
+	}
+	// sample returns the outcomes of the executions the result counts:
+	// every shard runs the start of the exploration, which shard 0
+	// counts, before its parts; one worker runs them in that order.
+	sample := func(opts ...weft.Option) []int {
+		seen = nil
+		r := explore(t, body, append(opts, weft.WithEngine("random"), weft.WithSeed(3))...)
+		return slices.Sorted(slices.Values(seen[len(seen)-r.Executions:]))
+	}
+	for _, limit := range []int{0, 5000} {
+		opts := []weft.Option{}
+		if limit > 0 {
+			opts = append(opts, weft.WithMaxExecutions(limit))
+		}
+		want := sample(append(opts, weft.WithWorkers(1))...)
+		if n := max(limit, 1000); len(want) != n {
+			t.Fatalf("limit %d: %d executions, want %d", limit, len(want), n)
+		}
+		if distinct := len(slices.Compact(slices.Clone(want))); distinct < 20 {
+			t.Fatalf("limit %d: %d distinct outcomes: the check cannot tell executions apart", limit, distinct)
+		}
+		for _, w := range []int{2, 4} {
+			if got := sample(append(opts, weft.WithWorkers(w))...); !slices.Equal(got, want) {
+				t.Errorf("limit %d, %d workers: not the executions of one worker", limit, w)
+			}
+		}
+		var shards []int
+		for i := range 3 {
+			shards = append(shards, sample(append(opts, weft.WithShard(i, 3), weft.WithWorkers(1))...)...)
+		}
+		if slices.Sort(shards); !slices.Equal(shards, want) {
+			t.Errorf("limit %d: 3 shards together: not the executions of one worker", limit)
+		}
+	}
+	want := outcome(explore(t, lostUpdates(4), weft.WithEngine("random"), weft.WithMaxExecutions(5000), weft.WithWorkers(1)))
+	if !strings.Contains(want, "lost update") {
+		t.Fatalf("one worker found no lost update: %s", want)
+	}
+	for _, w := range []int{2, 4} {
+		if got := outcome(explore(t, lostUpdates(4), weft.WithEngine("random"), weft.WithMaxExecutions(5000), weft.WithWorkers(w))); got != want {
+			t.Errorf("%d workers: %s\none worker: %s", w, got, want)
+		}
 	}
 }

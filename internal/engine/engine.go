@@ -51,6 +51,17 @@ type Splitter interface {
 	Split(c Config) Engine
 }
 
+// Sampler is implemented by engines that sample executions, each drawn
+// afresh, rather than explore them all: their exploration is never
+// exhaustive, its parts (Splitter) end once they ran their executions,
+// and the driver names the goroutines and variables of each execution
+// afresh, in the order it meets them, so that an execution is the same,
+// messages included, whichever part runs it.
+type Sampler interface {
+	// Samples does nothing: it marks the engine as a sampler.
+	Samples()
+}
+
 // Waiter is implemented by splitters whose parts depend on the parts before
 // them in the order: a part's executions add to what the later parts explore
 // (sdpor's races add to the backtrack sets of the scheduling points the

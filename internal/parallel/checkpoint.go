@@ -145,11 +145,13 @@ func (c *checkpointer) begin(parts int, start Counts) (map[int]bool, error) {
 }
 
 // finish records that a part of o ended with rep, and saves the state
-// when o is then done and the last save is old enough.
-func (c *checkpointer) finish(o *origin, rep *runtime.Report) {
+// when o is then done and the last save is old enough. A part is done
+// when it ran to its end, exhaustive unless the engine samples, without
+// a bug.
+func (c *checkpointer) finish(o *origin, rep *runtime.Report, sampling bool) {
 	o.pending--
 	o.counts.add(countsOf(rep.Stats))
-	if !rep.Exhaustive || len(rep.Bugs) > 0 || rep.Internal != "" {
+	if !rep.Ended || !rep.Exhaustive && !sampling || len(rep.Bugs) > 0 || rep.Internal != "" {
 		o.failed = true
 	}
 	if o.pending > 0 || o.failed {

@@ -65,7 +65,7 @@ func TestCheckpointResume(t *testing.T) {
 						if err != nil || state == nil {
 							t.Fatalf("%s, %d workers, stop at %d: state %v, error %v", name, workers, k, state, err)
 						}
-						if !first.Exhaustive && len(first.Bugs) == 0 {
+						if !first.Ended && len(first.Bugs) == 0 {
 							stopped++
 							if len(state.Done) > 0 {
 								partial++

@@ -17,7 +17,8 @@
 //
 // A shard i of n runs the start of the exploration, the same on every
 // machine: one execution of each part in turn, splitting each as far as
-// it goes, until there are enough parts; then it keeps the parts whose
+// it goes, until there are enough parts (or, for an engine that samples,
+// once: its parts then split no further); then it keeps the parts whose
 // rank is i modulo n. Shard 0 counts the executions of the start.
 package parallel
 
@@ -117,6 +118,7 @@ func run(body func(), cfg Config, eager bool, ck *Checkpoint) (*runtime.Report, 
 	}
 	root := &part{key: []int32{}, conc: cfg.Runtime.Concolic, eng: cfg.Runtime.Engine, names: runtime.NewNames()}
 	_, p.splits = cfg.Runtime.Engine.(engine.Splitter)
+	_, p.sampling = cfg.Runtime.Engine.(engine.Sampler)
 	// The parts of a Waiter depend on one another: a shard, or a part a
 	// checkpoint records as done, would keep from the later parts what
 	// the earlier ones found.
@@ -134,7 +136,7 @@ func run(body func(), cfg Config, eager bool, ck *Checkpoint) (*runtime.Report, 
 			return nil, shape{}, err
 		}
 	case cfg.Shards > 1 && cfg.Shard != 0:
-		return &runtime.Report{Exhaustive: true}, shape{}, nil
+		return &runtime.Report{Ended: true, Exhaustive: true}, shape{}, nil
 	default:
 		p.queue = []*part{root}
 	}
@@ -208,6 +210,10 @@ type pool struct {
 	start    time.Time
 	deadline time.Time
 	splits   bool // the engine is an engine.Splitter
+	// sampling says that the engine is an engine.Sampler: its parts end
+	// (runtime.Report.Ended) without being exhaustive, and so does the
+	// exploration.
+	sampling bool
 	eager    bool // see run
 	// wanted counts the workers waiting for a part: the others split
 	// their engine between two executions while it is not zero.
@@ -425,7 +431,7 @@ func (p *pool) open(body func(), root *part) error {
 				continue
 			}
 			if !p.step(body, pt) {
-				if !pt.early.Exhaustive && !p.stopped.Load() {
+				if !pt.early.Ended && !p.stopped.Load() {
 					p.cut = true // by the timeout
 				}
 				continue
@@ -442,6 +448,13 @@ func (p *pool) open(body func(), root *part) error {
 		}
 		live = next
 		slices.SortFunc(live, byKey)
+		if p.sampling {
+			// A sampler's parts split by the number of executions they
+			// have left: split as far as they go, they never split
+			// again, and running them here would run them on every
+			// shard.
+			break
+		}
 	}
 	var done map[int]bool
 	if p.ckpt != nil && !p.cut {
@@ -489,7 +502,7 @@ func (p *pool) step(body func(), pt *part) bool {
 	e := pt.early
 	add(&e.Stats, rep.Stats)
 	e.Bugs = append(e.Bugs, rep.Bugs...)
-	e.Exhaustive = rep.Exhaustive
+	e.Ended, e.Exhaustive = rep.Ended, rep.Exhaustive
 	if e.Internal == "" {
 		e.Internal = rep.Internal
 	}
@@ -497,7 +510,7 @@ func (p *pool) step(body func(), pt *part) bool {
 		p.stop(pt)
 		return false
 	}
-	return !rep.Exhaustive && (p.deadline.IsZero() || time.Now().Before(p.deadline))
+	return !rep.Ended && (p.deadline.IsZero() || time.Now().Before(p.deadline))
 }
 
 // finish records the report of the part pt, whose engine returned, and
@@ -510,7 +523,7 @@ func (p *pool) finish(pt *part, rep *runtime.Report) {
 	delete(p.progress, pt)
 	if w, ok := pt.eng.(engine.Waiter); ok && w.Waits() {
 		// Not the part's end: it goes on once the parts before it end.
-		pt.rep.Exhaustive = false
+		pt.rep.Ended, pt.rep.Exhaustive = false, false
 		p.parked = append(p.parked, pt)
 		p.waits++
 	} else {
@@ -519,7 +532,7 @@ func (p *pool) finish(pt *part, rep *runtime.Report) {
 			p.stop(pt)
 		}
 		if pt.origin != nil {
-			p.ckpt.finish(pt.origin, rep)
+			p.ckpt.finish(pt.origin, rep, p.sampling)
 		}
 	}
 	p.parked = slices.DeleteFunc(p.parked, func(q *part) bool {
@@ -545,7 +558,7 @@ func joined(a, b *runtime.Report) *runtime.Report {
 	}
 	r.Elapsed = b.Elapsed
 	r.Bugs = append(slices.Clip(r.Bugs), b.Bugs...)
-	r.Exhaustive = b.Exhaustive
+	r.Ended, r.Exhaustive = b.Ended, b.Exhaustive
 	if r.Internal == "" {
 		r.Internal = b.Internal
 	}
@@ -608,7 +621,8 @@ func (p *pool) sum() *runtime.Report {
 	parts := slices.Concat(p.started, p.done, p.parked)
 	slices.SortFunc(parts, byKey)
 	parts = slices.Compact(parts)
-	r := &runtime.Report{Exhaustive: !p.stopped.Load() && !p.cut && !p.interrupted.Load()}
+	r := &runtime.Report{Ended: !p.stopped.Load() && !p.cut && !p.interrupted.Load()}
+	r.Exhaustive = r.Ended && !p.sampling
 	if p.ckpt != nil && p.ckpt.ck.Resume != nil && !p.cut {
 		for _, d := range p.ckpt.ck.Resume.Done {
 			if !p.after(p.ranked[d.Rank]) {
@@ -646,6 +660,7 @@ func (p *pool) sum() *runtime.Report {
 		}
 		if pt.rep != nil {
 			include(pt.rep)
+			r.Ended = r.Ended && pt.rep.Ended
 			r.Exhaustive = r.Exhaustive && pt.rep.Exhaustive
 		}
 	}

@@ -22,6 +22,7 @@ import (
 	"weft.dev/weft/internal/engine/condpor"
 	"weft.dev/weft/internal/engine/dfs"
 	"weft.dev/weft/internal/engine/mpor"
+	"weft.dev/weft/internal/engine/random"
 	"weft.dev/weft/internal/engine/sdpor"
 	"weft.dev/weft/internal/parallel"
 	"weft.dev/weft/internal/progtest"
@@ -30,8 +31,17 @@ import (
 	"weft.dev/weft/internal/sym"
 )
 
-// engines are the engines that split, by name.
-var engines = map[string]func(engine.Config) engine.Engine{"condpor": condpor.New, "dfs": dfs.New, "mpor": mpor.New, "sdpor": sdpor.New, "cdpor": cdpor.New}
+// engines are the engines that split, by name; random runs
+// sampledExecutions executions.
+var engines = map[string]func(engine.Config) engine.Engine{
+	"condpor": condpor.New, "dfs": dfs.New, "mpor": mpor.New, "sdpor": sdpor.New, "cdpor": cdpor.New,
+	"random": func(c engine.Config) engine.Engine { c.Executions = sampledExecutions; return random.New(c) },
+}
+
+// sampledExecutions is the number of executions of random, which explores
+// every program in them: a bug shows in some executions, and the
+// executions of its bugs' first part are cut.
+const sampledExecutions = 200
 
 // engineNames returns the names of engines, sorted.
 func engineNames() []string { return slices.Sorted(maps.Keys(engines)) }
@@ -121,7 +131,7 @@ func programs(t testing.TB, n int) []program {
 	keep := func(text string, body func()) {
 		p := program{text: text, body: body}
 		for _, name := range engineNames() {
-			if sequentialUpTo(t, name, body, true, maxExecutions).Exhaustive {
+			if name == "random" || sequentialUpTo(t, name, body, true, maxExecutions).Exhaustive {
 				p.engines = append(p.engines, name)
 			}
 		}
@@ -263,6 +273,27 @@ func TestShards(t *testing.T) {
 					t.Errorf("%s, %d shards: %+v, want %+v\nprogram:\n%s", name, shards, sum, whole.Stats, p.text)
 				}
 			}
+		}
+	}
+}
+
+// TestShardsRandom checks that the random engine's executions are dealt
+// out to more shards than they have parts of 256 for (40 shards, 8,192
+// parts at most), each shard with its share, not run in the start that
+// every shard runs.
+func TestShardsRandom(t *testing.T) {
+	const n, shards = 1 << 14, 40
+	for _, i := range []int{1, shards - 1} {
+		cfg := config(t, "random", 1, false)
+		cfg.Runtime.Engine = random.New(engine.Config{Concolic: cfg.Runtime.Concolic, Executions: n})
+		cfg.Shard, cfg.Shards = i, shards
+		rep, _, _ := parallel.RunParts(func() {
+			var x atomic.Int32
+			weft.Go(func() { x.Add(1) })
+			x.Add(1)
+		}, cfg, false)
+		if share := n / shards; rep.Executions < share*9/10 || rep.Executions > share*11/10 {
+			t.Errorf("shard %d/%d: %d of %d executions, want about %d", i, shards, rep.Executions, n, share)
 		}
 	}
 }

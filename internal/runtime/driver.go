@@ -85,8 +85,11 @@ type Found struct {
 // Report is the outcome of an exploration.
 type Report struct {
 	Stats
-	Bugs       []Found
-	Exhaustive bool
+	Bugs []Found
+	// Ended says that the engine had no execution left, and Exhaustive
+	// that it then had explored every one: a sampling engine ends
+	// without.
+	Ended, Exhaustive bool
 	// Internal is set when weft itself failed (a bug of weft, not of the
 	// program): the panic and its stack.
 	Internal string
@@ -371,6 +374,7 @@ func (d *driver) begin() bool {
 			x.replayer, _ = x.eng.(engine.Replayer)
 		}
 		x.awaiter, _ = x.eng.(engine.Awaiter)
+		_, x.sampler = x.eng.(engine.Sampler)
 		_, cont := x.eng.(engine.Continuer)
 		x.exec.Continue = d.cfg.AllBugs && cont && !d.cfg.Trace
 		x.exec.Late = &d.late
@@ -414,7 +418,11 @@ func (d *driver) begin() bool {
 	if d.cfg.Trace {
 		x.tracer = newTracer()
 	}
+	if x.sampler {
+		d.names.reset()
+	}
 	if !x.eng.Begin(&x.exec) {
+		d.report.Ended = true
 		d.report.Exhaustive = x.eng.Exhaustive()
 		return false
 	}

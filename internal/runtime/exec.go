@@ -22,6 +22,7 @@ type execution struct {
 	replayer engine.Replayer
 	// awaiter is eng, if it tells spinning goroutines (see stop).
 	awaiter  engine.Awaiter
+	sampler  bool // eng is an engine.Sampler
 	exec     engine.Exec
 	gs       []*goroutine // by id
 	cur      *goroutine   // the goroutine holding the turn

@@ -27,6 +27,14 @@ func (n *Names) Clone() *Names {
 	return &Names{ids: maps.Clone(n.ids), nextID: n.nextID, vars: maps.Clone(n.vars)}
 }
 
+// reset forgets every name: the next execution names its goroutines and
+// variables afresh (see engine.Sampler).
+func (n *Names) reset() {
+	clear(n.ids)
+	clear(n.vars)
+	n.nextID = 0
+}
+
 // pairKey is the key of the rank-th goroutine or variable of g.
 func pairKey(g, rank int32) uint64 { return uint64(uint32(g))<<32 | uint64(uint32(rank)) }
 
