@@ -178,6 +178,11 @@ func explore(body func(), opts []Option) (Result, error) {
 		StallTimeout:  c.stallTimeout(),
 		Wrapped:       c.wrapped,
 	}
+	if _, ok := cfg.Engine.(engine.Sampler); ok {
+		// The sampler runs as many executions as the limit says: the
+		// workers need not count theirs against it.
+		cfg.MaxExecutions = 0
+	}
 	var ck *checkpoint
 	if c.checkpoint != "" {
 		if !parallel.Independent(cfg.Engine) {

@@ -62,7 +62,9 @@ func BenchmarkWorkers(b *testing.B) {
 	}
 }
 
-// BenchmarkSpeedup measures what two workers give over one, on a machine
+// BenchmarkSpeedup measures what two workers give over one, exploring
+// GenMCFib/5 with condpor and sampling it with random (100,000
+// executions), on a machine
 // whose speed drifts by more than the margins of the targets (10-30%
 // from one run to the next here): each iteration explores the row with
 // one worker and with two, one right after the other, which goes first
@@ -77,18 +79,25 @@ func BenchmarkWorkers(b *testing.B) {
 //
 //	go test -run '^$' -bench Speedup -benchtime 60x -v ./bench
 func BenchmarkSpeedup(b *testing.B) {
-	for _, id := range []string{"GenMCFib/5"} {
-		bm, ok := Lookup(id)
+	for _, row := range []struct {
+		id, engine string
+		samples    int // the executions of random
+	}{{"GenMCFib/5", "condpor", 0}, {"GenMCFib/5", "random", 100_000}} {
+		bm, ok := Lookup(row.id)
 		if !ok {
-			b.Fatalf("no benchmark %s", id)
+			b.Fatalf("no benchmark %s", row.id)
 		}
-		b.Run(id, func(b *testing.B) {
+		want := bm.Want[Condpor]
+		if row.samples > 0 {
+			want = row.samples
+		}
+		b.Run(row.id+"/"+row.engine, func(b *testing.B) {
 			explore := func(workers int) (float64, error) {
-				res, err := weft.Explore(bm.Body(Condpor), weft.WithWorkers(workers))
+				res, err := weft.Explore(bm.Body(Condpor), weft.WithEngine(row.engine), weft.WithMaxExecutions(row.samples), weft.WithWorkers(workers))
 				if err != nil {
 					return 0, err
 				}
-				if want := bm.Want[Condpor]; res.Complete != want || len(res.Bugs) > 0 {
+				if res.Complete != want || len(res.Bugs) > 0 {
 					return 0, fmt.Errorf("%d workers: %d complete, %d bugs; want %d complete, none", workers, res.Complete, len(res.Bugs), want)
 				}
 				return float64(res.Executions) / res.Elapsed.Seconds(), nil
@@ -112,7 +121,7 @@ func BenchmarkSpeedup(b *testing.B) {
 				if err := errors.Join(errs[:]...); err != nil {
 					b.Fatal(err)
 				}
-				return 2 * float64(bm.Want[Condpor]) / time.Since(start).Seconds()
+				return 2 * float64(want) / time.Since(start).Seconds()
 			}
 			var speedups, twins, controls []float64
 			steps := 0
@@ -126,7 +135,7 @@ func BenchmarkSpeedup(b *testing.B) {
 				speedups = append(speedups, two/one)
 				twins = append(twins, twin()/one)
 				if steps == 0 {
-					steps = calibrate(time.Duration(float64(bm.Want[Condpor]) / one * float64(time.Second)))
+					steps = calibrate(time.Duration(float64(want) / one * float64(time.Second)))
 				}
 				alone := spin(1, steps)
 				controls = append(controls, 2*alone.Seconds()/spin(2, steps).Seconds())

@@ -72,15 +72,16 @@ func (e *Engine) Begin(x *engine.Exec) bool {
 // neighbouring executions unrelated (a PCG seeded with k and k+1 would
 // start from neighbouring states).
 func stream(seed uint64, k int) (uint64, uint64) {
-	const golden = 0x9e3779b97f4a7c15
-	mix := func(z uint64) uint64 {
-		z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
-		z = (z ^ z>>27) * 0x94d049bb133111eb
-		return z ^ z>>31
-	}
-	var gamma uint64 = golden
-	s := seed + 2*uint64(k)*gamma
-	return mix(s + gamma), mix(s + 2*gamma)
+	const gamma uint64 = 0x9e3779b97f4a7c15 // SplitMix64's increment
+	s := seed + 2*uint64(k)*gamma + gamma
+	return mix(s), mix(s + gamma)
+}
+
+// mix is SplitMix64's output function.
+func mix(z uint64) uint64 {
+	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
+	z = (z ^ z>>27) * 0x94d049bb133111eb
+	return z ^ z>>31
 }
 
 // Step implements engine.Engine.
@@ -90,19 +91,23 @@ func (e *Engine) Step(x *engine.Exec) engine.Decision {
 		if g == nil || !e.m.Enabled(x, g) {
 			continue
 		}
+		n := len(e.opts)
 		e.opts = e.m.Options(g, e.opts)
+		if len(e.opts)-n > 1 {
+			// The outcomes of a symbolic operation come with the
+			// model's first, and the model is the solver's, which
+			// depends on the term ids of the part's table (a split
+			// part's copy numbers its later terms apart from the
+			// whole's): in their own order, the same draw picks the
+			// same outcome in any part.
+			slices.SortFunc(e.opts[n:], func(a, b engine.Choice) int {
+				return cmp.Or(cmp.Compare(a.Alt, b.Alt), cmp.Compare(a.With, b.With))
+			})
+		}
 	}
 	if len(e.opts) == 0 {
 		return engine.Decision{Verdict: engine.Stop}
 	}
-	// The outcomes of a symbolic operation come with the model's first,
-	// and the model is the solver's, which depends on the term ids of the
-	// part's table (a split part's copy numbers its later terms apart
-	// from the whole's): in their own order, the same draw picks the same
-	// outcome in any part.
-	slices.SortFunc(e.opts, func(a, b engine.Choice) int {
-		return cmp.Or(cmp.Compare(a.G, b.G), cmp.Compare(a.Alt, b.Alt), cmp.Compare(a.With, b.With))
-	})
 	ch := e.opts[e.rng.IntN(len(e.opts))]
 	if b := e.m.Perform(x, x.G[ch.G], ch); b != nil {
 		return engine.Failed(ch, b)
