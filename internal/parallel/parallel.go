@@ -17,8 +17,8 @@
 //
 // A shard i of n runs the start of the exploration, the same on every
 // machine: one execution of each part in turn, splitting each as far as
-// it goes, until there are enough parts (or, for an engine that samples,
-// once: its parts then split no further); then it keeps the parts whose
+// it goes, until there are enough parts (an engine that samples halves
+// its executions instead, running none); then it keeps the parts whose
 // rank is i modulo n. Shard 0 counts the executions of the start.
 package parallel
 
@@ -423,7 +423,10 @@ func (p *pool) open(body func(), root *part) error {
 	root.shared = true
 	shards := max(p.cfg.Shards, 1)
 	live := []*part{root}
-	for len(live) > 0 && len(live) < partsPerShard*shards && !p.stopped.Load() {
+	if p.sampling {
+		live = p.halve(root, partsPerShard*shards)
+	}
+	for !p.sampling && len(live) > 0 && len(live) < partsPerShard*shards && !p.stopped.Load() {
 		var next []*part
 		for _, pt := range live {
 			if p.stopped.Load() {
@@ -448,13 +451,6 @@ func (p *pool) open(body func(), root *part) error {
 		}
 		live = next
 		slices.SortFunc(live, byKey)
-		if p.sampling {
-			// A sampler's parts split by the number of executions they
-			// have left: split as far as they go, they never split
-			// again, and running them here would run them on every
-			// shard.
-			break
-		}
 	}
 	var done map[int]bool
 	if p.ckpt != nil && !p.cut {
@@ -479,6 +475,29 @@ func (p *pool) open(body func(), root *part) error {
 		}
 	}
 	return nil
+}
+
+// halve cuts the executions of a sampler's root into want parts or more,
+// as many as it splits into if fewer: it splits every part in two, level
+// by level, which cuts them into parts of one size (a sampler's
+// executions are all alike), and runs none of them in the start.
+func (p *pool) halve(root *part, want int) []*part {
+	live := []*part{root}
+	for len(live) < want {
+		next := make([]*part, 0, 2*len(live))
+		for _, pt := range live {
+			next = append(next, pt)
+			if n := p.split(pt, true); n != nil {
+				next = append(next, n)
+			}
+		}
+		if len(next) == len(live) {
+			break
+		}
+		live = next
+	}
+	slices.SortFunc(live, byKey)
+	return live
 }
 
 // step runs one execution of pt in the start of a sharded exploration
