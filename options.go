@@ -138,8 +138,9 @@ func WithWorkers(n int) Option { return func(c *config) { c.workers = n } }
 // add up exactly to the whole exploration's (see weft merge for the
 // results of weft test -json). Each shard stops at its own first bug
 // unless WithAllBugs, so with a bug the counts are the shards' own. The
-// engines condpor, dfs and mpor split their exploration into independent
-// parts; with the others (sdpor's and cdpor's parts hand the races they
+// engines condpor, dfs, mpor and random split their exploration into
+// independent parts (random runs no first executions: it halves its
+// executions into parts of one size); with the others (sdpor's and cdpor's parts hand the races they
 // find to the parts after them), shard 0 is the whole exploration and the
 // other shards are empty.
 func WithShard(i, n int) Option { return func(c *config) { c.shard, c.shards = i, n } }
@@ -157,9 +158,10 @@ func WithShard(i, n int) Option { return func(c *config) { c.shard, c.shards = i
 // another engine or of options that change the exploration (WithShard,
 // WithAllBugs, WithMaxSteps, WithSolver, WithExplicitDomain) is an
 // error; the file of a finished exploration gives its result again (and
-// its bugs, found again). One file holds one check. The engines condpor
-// and dfs checkpoint, with any number of workers; the others are an
-// error.
+// its bugs, found again). With the random engine, WithSeed and
+// WithMaxExecutions change the exploration too. One file holds one check.
+// The engines condpor, dfs, mpor and random checkpoint, with any number of
+// workers; the others are an error.
 func WithCheckpoint(file string) Option { return func(c *config) { c.checkpoint = file } }
 
 // WithReplay re-runs exactly the execution of a Bug.Replay token.

@@ -36,15 +36,14 @@
 //	-json              print one JSON object per check on the standard output
 //	                   (go test's own output goes to the standard error)
 //	-workers n         explore each check with n workers (default GOMAXPROCS;
-//	                   engines other than condpor, dfs, mpor, sdpor and
-//	                   cdpor use one)
+//	                   qpor and a replay use one)
 //	-shard i/n         explore shard i of n of each check: the shards are
 //	                   disjoint and together the whole exploration
 //	-checkpoint file   keep a checkpoint of the exploration in file, written
 //	                   as parts of it are done and when the check stops (its
 //	                   -timeout, an interrupt): run again with the same file,
 //	                   the check resumes from it (one check per file: select
-//	                   it with -run; engines condpor, dfs and mpor)
+//	                   it with -run; engines condpor, dfs, mpor and random)
 //	-pgo               compile the test binaries with weft's CPU profile
 //	                   (profile-guided optimization, go test -pgo): the
 //	                   explorations run a few percent faster, and the first

@@ -25,6 +25,10 @@ type Machine struct {
 	// Sym is the concolic state of the execution; its Config must be set
 	// for programs with symbolic values.
 	Sym concolic.Path
+	// Classes says to hash each execution's equivalence class, for Class:
+	// a cost on every operation (8% of random's time on fib_bench) that
+	// only the engines' tests, which count the classes, need.
+	Classes bool
 
 	objs  []object
 	gs    []gstate
@@ -36,7 +40,8 @@ type Machine struct {
 	// step: the operations that a later one synchronizes with.
 	clocks map[chans.Token]vclock.Clock
 	// names holds the canonical name of the operation of each step, by
-	// which a channel operation names the partner it observed.
+	// which a channel operation names the partner it observed (with
+	// Classes).
 	names []evID
 }
 
@@ -90,7 +95,8 @@ func (m *Machine) Reset() {
 
 // Class returns a hash of the execution's equivalence class (see package
 // class): the reads-from and coherence relations of its memory, and what its
-// channel operations observed, over canonical event names.
+// channel operations observed, over canonical event names; with Classes
+// set from the execution's start.
 func (m *Machine) Class() uint64 { return m.class.Sum() }
 
 func (m *Machine) obj(l *event.Label) *object {
@@ -247,7 +253,9 @@ func (m *Machine) Perform(x *engine.Exec, g *engine.Goroutine, c engine.Choice) 
 	me := evID{G: g.ID, N: g.Steps}
 	step := m.step
 	m.step++
-	m.names = append(m.names, me)
+	if m.Classes {
+		m.names = append(m.names, me)
+	}
 	g.Result = event.Result{From: -1}
 	switch l.Kind {
 	case event.Load:
@@ -275,7 +283,7 @@ func (m *Machine) Perform(x *engine.Exec, g *engine.Goroutine, c engine.Choice) 
 		o := m.obj(l)
 		gs.vc.Join(o.clock)
 		nv, writes, res := l.UpdateAlt(o.val, alt)
-		if l.Kind == event.NotifyOne {
+		if l.Kind == event.NotifyOne && m.Classes {
 			m.class.Choice(me, int32(alt))
 		}
 		res.From = o.writer
@@ -300,7 +308,9 @@ func (m *Machine) Perform(x *engine.Exec, g *engine.Goroutine, c engine.Choice) 
 		m.rf(me, o.last)
 	case event.Spawn:
 		m.g(l.Arg).vc.Set(gs.vc)
-		m.class.Spawn(g.ID, l.Arg)
+		if m.Classes {
+			m.class.Spawn(g.ID, l.Arg)
+		}
 	case event.Join:
 		gs.vc.Join(m.g(l.Arg).vc)
 	case event.SymNew, event.SymEval, event.SymChoose:
@@ -310,7 +320,9 @@ func (m *Machine) Perform(x *engine.Exec, g *engine.Goroutine, c engine.Choice) 
 				Message: fmt.Sprintf("a replayed symbolic operation cannot take its recorded outcome: %v", err)}
 		}
 		g.Result = res
-		m.class.Choice(me, int32(alt))
+		if m.Classes {
+			m.class.Choice(me, int32(alt))
+		}
 	case event.ChanMake, event.ChanSend, event.ChanRecv, event.ChanClose, event.ChanLen, event.ChanWait, event.Select:
 		op := chans.OpOf(l, g.ID, chans.Token(step))
 		r := m.ch.Apply(&op, chans.Decode(c.Alt, c.With))
@@ -321,7 +333,7 @@ func (m *Machine) Perform(x *engine.Exec, g *engine.Goroutine, c engine.Choice) 
 			m.clocks = map[chans.Token]vclock.Clock{}
 		}
 		m.clocks[chans.Token(step)] = append(vclock.Clock(nil), gs.vc...)
-		if !r.Wait {
+		if !r.Wait && m.Classes {
 			m.class.Observe(me, m.observation(&op, &r))
 		}
 		g.Result = r.Event(&op)
@@ -381,8 +393,17 @@ func (m *Machine) observation(op *chans.Op, r *chans.Result) class.Observation {
 	return o
 }
 
-func (m *Machine) rf(r, w evID)    { m.class.RF(class.Event(r), class.Event(w)) }
-func (m *Machine) co(w, prev evID) { m.class.Co(class.Event(w), class.Event(prev)) }
+func (m *Machine) rf(r, w evID) {
+	if m.Classes {
+		m.class.RF(class.Event(r), class.Event(w))
+	}
+}
+
+func (m *Machine) co(w, prev evID) {
+	if m.Classes {
+		m.class.Co(class.Event(w), class.Event(prev))
+	}
+}
 
 // race checks a Var access against the accesses it conflicts with.
 func (m *Machine) race(o *object, gs *gstate, id, step int32, l *event.Label) *engine.Bug {

@@ -57,6 +57,7 @@ func (e *Engine) Begin(x *engine.Exec) bool {
 		return false
 	}
 	e.started = true
+	e.m.Classes = e.OnComplete != nil
 	e.m.Reset()
 	e.trace.Reset()
 	e.trace.Refine(e.Refine)

@@ -76,6 +76,7 @@ func (e *Engine) Begin(x *engine.Exec) bool {
 		return false
 	}
 	e.started = true
+	e.m.Classes = e.OnComplete != nil
 	e.m.Reset()
 	x.Model = &e.m.Sym.Model
 	e.depth = 0

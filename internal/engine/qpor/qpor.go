@@ -161,6 +161,7 @@ func (e *Engine) Begin(x *engine.Exec) bool {
 	}
 	e.started = true
 	e.runs++
+	e.m.Classes = e.OnComplete != nil
 	e.m.Reset()
 	x.Model = &e.m.Sym.Model
 	e.depth = 0
