@@ -101,7 +101,15 @@ func (m *Machine) Class() uint64 { return m.class.Sum() }
 
 func (m *Machine) obj(l *event.Label) *object {
 	for int(l.Obj) >= len(m.objs) {
-		m.objs = append(m.objs, object{writer: -1, last: initial})
+		if len(m.objs) == cap(m.objs) {
+			m.objs = append(m.objs, object{})
+		} else {
+			m.objs = m.objs[:len(m.objs)+1]
+		}
+		// An object of an earlier execution lends its arrays: their
+		// allocations were most of an execution's on fib_bench.
+		o := &m.objs[len(m.objs)-1]
+		*o = object{writer: -1, last: initial, clock: o.clock[:0], reads: o.reads[:0]}
 	}
 	o := &m.objs[l.Obj]
 	if o.kind == event.NoObj {
@@ -113,7 +121,13 @@ func (m *Machine) obj(l *event.Label) *object {
 
 func (m *Machine) g(id int32) *gstate {
 	for int(id) >= len(m.gs) {
-		m.gs = append(m.gs, gstate{})
+		if len(m.gs) == cap(m.gs) {
+			m.gs = append(m.gs, gstate{})
+		} else {
+			m.gs = m.gs[:len(m.gs)+1]
+		}
+		g := &m.gs[len(m.gs)-1]
+		*g = gstate{vc: g.vc[:0], spin: g.spin[:0]}
 	}
 	return &m.gs[id]
 }
