@@ -20,10 +20,10 @@ import (
 // not say.
 const DefaultExecutions = 1000
 
-// maxParts bounds how many parts the executions split into: a sharded or
-// checkpointed exploration splits them as far as they go before it deals
-// them out, and holds an engine, names and a report for every part. 8,192
-// parts are 256 for each of 32 shards.
+// maxParts bounds how many parts the executions split into, each with an
+// engine, names and a report of its own: 8,192 parts are the 256 that a
+// sharded exploration cuts for each of 32 shards (more shards get fewer
+// each).
 const maxParts = 1 << 13
 
 // Engine samples executions.
