@@ -209,7 +209,8 @@ type Refinement interface {
 	Reset()
 	// Note returns what the refinement keeps of the event ev of
 	// goroutine ev.G's pending operation l, in the state the execution has
-	// reached; its object holds pre.
+	// reached; its object holds pre. It keeps no pointer to ev, which the
+	// engine reuses.
 	Note(ev *Event, l *event.Label, pre event.Value) Note
 	// Performed reports that ev.G performed the event ev of operation l.
 	Performed(ev *Event, l *event.Label)
