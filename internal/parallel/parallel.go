@@ -540,8 +540,11 @@ func (p *pool) finish(pt *part, rep *runtime.Report) {
 	pt.rep = joined(pt.rep, rep)
 	p.running--
 	delete(p.progress, pt)
-	if w, ok := pt.eng.(engine.Waiter); ok && w.Waits() {
+	if w, ok := pt.eng.(engine.Waiter); ok && w.Waits() && rep.Ended {
 		// Not the part's end: it goes on once the parts before it end.
+		// (A part that the timeout or a bug cut before its engine
+		// said so is done: parked again, it would run again at once,
+		// and be cut again, forever.)
 		pt.rep.Ended, pt.rep.Exhaustive = false, false
 		p.parked = append(p.parked, pt)
 		p.waits++

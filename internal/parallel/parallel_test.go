@@ -357,6 +357,49 @@ func TestWorkersTimeout(t *testing.T) {
 	}
 }
 
+// waiter is an engine that waits for parts before it from its first
+// Begin on, which returns after the exploration's timeout, and is ready
+// at once.
+type waiter struct {
+	timeout time.Duration
+	waits   bool
+}
+
+func (w *waiter) Begin(*engine.Exec) bool {
+	time.Sleep(2 * w.timeout)
+	w.waits = true
+	return false
+}
+func (w *waiter) Step(*engine.Exec) engine.Decision { return engine.Decision{Verdict: engine.Stop} }
+func (w *waiter) End(*engine.Exec, engine.Ending)   {}
+func (w *waiter) Exhaustive() bool                  { return true }
+func (w *waiter) Split(engine.Config) engine.Engine { return nil }
+func (w *waiter) Waits() bool                       { return w.waits }
+func (w *waiter) Ready() bool                       { return true }
+
+// TestWaiterTimeout checks that a part that waits, cut by the timeout
+// before its engine could say whether it still does, ends: run again, it
+// would be cut again at once, forever.
+func TestWaiterTimeout(t *testing.T) {
+	const timeout = 20 * time.Millisecond
+	cfg := config(t, "sdpor", 1, false)
+	cfg.Runtime.Engine = &waiter{timeout: timeout}
+	cfg.Runtime.Timeout = timeout
+	done := make(chan *runtime.Report)
+	go func() {
+		rep, _, _ := parallel.RunParts(func() {}, cfg, false)
+		done <- rep
+	}()
+	select {
+	case rep := <-done:
+		if rep.Exhaustive {
+			t.Error("an exploration cut by its timeout is exhaustive")
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("not over 10 s after a timeout of 20 ms")
+	}
+}
+
 // TestBallast checks that an exploration with several workers raises the
 // collector's goal by its ballast once it splits, and one with a single
 // worker does not.
