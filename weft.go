@@ -270,10 +270,10 @@ func cutOf(rep *runtime.Report, c *config, timeout time.Duration, atDeadline boo
 func run(body func(), cfg runtime.Config, c *config, conc *concolicSetup, ck *checkpoint) (rep *runtime.Report, calls int, spent time.Duration, err error) {
 	workers := c.workers
 	switch {
-	case c.maxExecutions > 0 && c.engine != "random":
-		// One worker's limit cuts the same executions every time. The
-		// random engine's is the number of its executions, each drawn
-		// from a stream of its own, which its parts share out.
+	case cfg.MaxExecutions > 0:
+		// One worker's limit cuts the same executions every time. (A
+		// sampler's limit is the number of its executions, which its
+		// parts share out: the driver has none.)
 		workers = 1
 	case runtime.PackageState():
 		// The rewritten packages' variables are the process's: two
