@@ -195,6 +195,9 @@ func checkCommand(t *testing.T, c command) {
 		if err != nil || len(r.Bugs) > 0 || !r.Exhaustive {
 			t.Fatalf("shard %d/%d: %v, bugs %v, exhaustive %v", i, c.shards, err, r.Bugs, r.Exhaustive)
 		}
+		if r.Executions == 0 {
+			t.Errorf("shard %d/%d explored nothing: the whole exploration (%d executions) is too small for %d shards", i, c.shards, whole.Executions, c.shards)
+		}
 		sum.Executions += r.Executions
 		sum.Complete += r.Complete
 		sum.Blocked += r.Blocked
