@@ -39,6 +39,9 @@ func openCheckpoint(c *config, prog string) (*checkpoint, error) {
 	if s != nil && s.Fingerprint != ck.fingerprint {
 		return nil, fmt.Errorf("%s is the checkpoint of another exploration (%s), not of this exploration (%s): remove it to start afresh", c.checkpoint, s.Fingerprint, ck.fingerprint)
 	}
+	if err := parallel.Writable(c.checkpoint); err != nil {
+		return nil, fmt.Errorf("%s cannot be written: %w", c.checkpoint, err)
+	}
 	ck.resume = s
 	ck.signals = make(chan os.Signal, 1)
 	ck.done = make(chan struct{})

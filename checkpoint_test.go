@@ -146,6 +146,7 @@ func TestCheckpointErrors(t *testing.T) {
 		{"random, another number of executions", counters(3), append(slices.Clone(random), weft.WithMaxExecutions(600)), "not of this exploration"},
 		{"qpor", counters(3), []weft.Option{weft.WithEngine("qpor"), weft.WithCheckpoint(ckpt)}, "the engine qpor cannot checkpoint"},
 		{"sdpor", counters(3), []weft.Option{weft.WithEngine("sdpor"), weft.WithCheckpoint(ckpt)}, "the engine sdpor cannot checkpoint"},
+		{"a directory that does not exist", counters(3), []weft.Option{weft.WithCheckpoint(filepath.Join(dir, "none", "ckpt"))}, "cannot be written"},
 	} {
 		_, err := weft.Explore(c.body, c.opts...)
 		if err == nil || !strings.Contains(err.Error(), c.want) {

@@ -201,6 +201,24 @@ func ReadState(file string) (*State, error) {
 	return &s, nil
 }
 
+// Writable returns the error that WriteState would meet creating the
+// file that it renames to file, if any: a run checks it before it
+// explores, rather than at its first save.
+func Writable(file string) error {
+	f, err := createTemp(file)
+	if err != nil {
+		return err
+	}
+	f.Close()
+	return os.Remove(f.Name())
+}
+
+// createTemp creates the file that WriteState writes and renames to file,
+// in file's directory so that the rename is atomic.
+func createTemp(file string) (*os.File, error) {
+	return os.CreateTemp(filepath.Dir(file), filepath.Base(file)+".*.tmp")
+}
+
 // WriteState writes the checkpoint file atomically: a reader, or a run
 // killed while it writes, sees the old file or the new one.
 func WriteState(file string, s *State) error {
@@ -208,7 +226,7 @@ func WriteState(file string, s *State) error {
 	if err != nil {
 		return err
 	}
-	f, err := os.CreateTemp(filepath.Dir(file), filepath.Base(file)+".*.tmp")
+	f, err := createTemp(file)
 	if err != nil {
 		return err
 	}
