@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"sync/atomic"
 	"time"
 
 	"weft.dev/weft/internal/runtime"
@@ -117,7 +118,12 @@ type checkpointer struct {
 	state    State
 	dirty    bool
 	lastSave time.Time
-	err      error
+	// err is the first error of a save, after which the exploration
+	// stops (failed): a run that went on would lose what it explored
+	// since the last save to the next interrupt, or all of it at its end,
+	// whose result the error replaces.
+	err    error
+	failed atomic.Bool
 	// stopped says that ck.Stop ended the exploration.
 	stopped bool
 }
@@ -176,6 +182,7 @@ func (c *checkpointer) save() {
 	s.AllDone = len(s.Done) == s.Parts
 	if err := c.ck.Save(&s); err != nil {
 		c.err = err
+		c.failed.Store(true)
 	}
 	c.dirty = false
 	c.lastSave = time.Now()

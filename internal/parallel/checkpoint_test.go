@@ -229,3 +229,26 @@ func checkpointing(names []string) []string {
 	}
 	return out
 }
+
+// TestCheckpointSaveFails checks that an exploration whose checkpoint
+// cannot be saved stops at the failed save, with its error, rather than
+// going on unprotected to an end whose result the error would replace.
+func TestCheckpointSaveFails(t *testing.T) {
+	body := bench.FibBench(true)
+	whole := sequential(t, "condpor", body, false)
+	full := errors.New("no space left on device")
+	for _, workers := range []int{1, 2} {
+		saves := 0
+		ck := parallel.Checkpoint{Save: func(*parallel.State) error { saves++; return full }}
+		rep, err := parallel.RunCheckpoint(body, config(t, "condpor", workers, false), ck)
+		if !errors.Is(err, full) {
+			t.Errorf("%d workers: error %v, want %v", workers, err, full)
+		}
+		if saves != 1 {
+			t.Errorf("%d workers: %d saves, want 1: none after the one that failed", workers, saves)
+		}
+		if rep.Ended || rep.Executions >= whole.Executions {
+			t.Errorf("%d workers: %d executions (ended %v) of %d: the exploration went on after its save failed", workers, rep.Executions, rep.Ended, whole.Executions)
+		}
+	}
+}

@@ -331,6 +331,9 @@ func (p *pool) take() *part {
 // between runs on pt's driver between two executions: it says whether
 // pt goes on, and splits pt's engine for the workers that wait.
 func (p *pool) between(pt *part, s runtime.Stats) bool {
+	if p.ckpt != nil && p.ckpt.failed.Load() {
+		return false // a save failed: see checkpointer.err
+	}
 	// Adding to the shared count after every execution, with no limit
 	// or Stop to check it against, only bounced its cache line between
 	// the workers' cores.
