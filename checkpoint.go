@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"path/filepath"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -27,6 +29,39 @@ type checkpoint struct {
 	done        chan struct{}
 }
 
+// checkpointFile returns the file of c's checkpoint: c.checkpoint, or,
+// when that names a directory (one that exists, or a path that ends with
+// a separator, made if need be), a file in it named after the check (or,
+// for weft.Explore, after the body prog), so that one directory holds
+// the checkpoints of a package's checks, each in its own file.
+func checkpointFile(c *config, prog string) (string, error) {
+	path := c.checkpoint
+	if strings.HasSuffix(path, "/") || strings.HasSuffix(path, string(filepath.Separator)) {
+		if err := os.MkdirAll(path, 0o777); err != nil {
+			return "", err
+		}
+	} else if fi, err := os.Stat(path); err != nil || !fi.IsDir() {
+		return path, nil
+	}
+	name := c.name
+	if name == "" {
+		name = prog
+	}
+	return filepath.Join(path, fileName(name)+".json"), nil
+}
+
+// fileName is name with every rune but ASCII letters, digits, '.', '-'
+// and '_' replaced by '_': a file name on any system.
+func fileName(name string) string {
+	return strings.Map(func(r rune) rune {
+		switch {
+		case 'a' <= r && r <= 'z', 'A' <= r && r <= 'Z', '0' <= r && r <= '9', r == '.', r == '-', r == '_':
+			return r
+		}
+		return '_'
+	}, name)
+}
+
 // openCheckpoint reads c's checkpoint file, if there is one, checks that
 // it is of this check, and listens for interrupts until close. prog
 // names the body (programName).
@@ -35,6 +70,9 @@ func openCheckpoint(c *config, prog string) (*checkpoint, error) {
 	s, err := parallel.ReadState(c.checkpoint)
 	if err != nil {
 		return nil, err
+	}
+	if s != nil && s.Fingerprint != ck.fingerprint && !strings.HasPrefix(s.Fingerprint, checkPrefix(c)) {
+		return nil, fmt.Errorf("%s is the checkpoint of another check (%s), not of this one (%s): a file holds one check; select one with -run, or keep the checkpoints in a directory (a path that ends with %q), a file per check", c.checkpoint, s.Fingerprint, ck.fingerprint, string(filepath.Separator))
 	}
 	if s != nil && s.Fingerprint != ck.fingerprint {
 		return nil, fmt.Errorf("%s is the checkpoint of another exploration (%s), not of this exploration (%s): remove it to start afresh", c.checkpoint, s.Fingerprint, ck.fingerprint)
@@ -63,12 +101,16 @@ func (ck *checkpoint) close() {
 	close(ck.done)
 }
 
+// checkPrefix is the start of the fingerprint of every exploration of
+// c's check.
+func checkPrefix(c *config) string { return fmt.Sprintf("check %q, ", c.name) }
+
 // fingerprint identifies the exploration of a check: the check, the
 // body, the engine and the options that change the exploration. The
 // options that only cut it short (WithTimeout, WithMaxExecutions but for
 // the random engine) or share it out (WithWorkers) do not.
 func fingerprint(c *config, prog string) string {
-	f := fmt.Sprintf("check %q, body at %s, engine %s, solver %s, max steps %d, all bugs %v", c.name, prog, c.engine, c.solver, c.maxSteps, c.allBugs)
+	f := checkPrefix(c) + fmt.Sprintf("body at %s, engine %s, solver %s, max steps %d, all bugs %v", prog, c.engine, c.solver, c.maxSteps, c.allBugs)
 	if c.shards > 1 {
 		f += fmt.Sprintf(", shard %d/%d", c.shard, c.shards)
 	}

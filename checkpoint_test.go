@@ -215,3 +215,39 @@ func TestCheckpointShards(t *testing.T) {
 		t.Errorf("shards resumed: %d executions, want %d", sum, whole.Executions)
 	}
 }
+
+// TestCheckpointDirectory checks that a directory keeps a file per check,
+// which each check resumes from, and that one file given to two checks is
+// an error that says so.
+func TestCheckpointDirectory(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "ckpts") + string(filepath.Separator)
+	checks := []string{"pkg TestA", "pkg TestB/sub case"}
+	want := map[string]string{}
+	for _, name := range checks {
+		r, err := weft.Explore(counters(3), weft.Named(name), weft.WithCheckpoint(dir))
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		want[name] = outcome(r)
+	}
+	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
+	if err != nil || len(files) != len(checks) {
+		t.Fatalf("%v in %s (%v), want a file per check", files, dir, err)
+	}
+	// Resumed from the directory, named without its separator: each check
+	// finds its own file, of its finished exploration.
+	for _, name := range checks {
+		r, err := weft.Explore(counters(3), weft.Named(name), weft.WithCheckpoint(strings.TrimSuffix(dir, string(filepath.Separator))))
+		if err != nil || outcome(r) != want[name] {
+			t.Errorf("%s, resumed: %v, %v; want %s", name, outcome(r), err, want[name])
+		}
+	}
+	file := filepath.Join(t.TempDir(), "ckpt")
+	if _, err := weft.Explore(counters(3), weft.Named(checks[0]), weft.WithCheckpoint(file)); err != nil {
+		t.Fatal(err)
+	}
+	_, err = weft.Explore(counters(3), weft.Named(checks[1]), weft.WithCheckpoint(file))
+	if err == nil || !strings.Contains(err.Error(), "the checkpoint of another check") || !strings.Contains(err.Error(), "-run") {
+		t.Errorf("two checks, one file: error %v, want one that says the file is another check's", err)
+	}
+}

@@ -15,3 +15,6 @@ func Budget(timeout time.Duration, deadline, now time.Time) (time.Duration, bool
 	c := &config{timeout: timeout, deadline: deadline}
 	return c.budget(now)
 }
+
+// Named names an exploration as Check names its check.
+func Named(name string) Option { return named(name) }

@@ -188,6 +188,9 @@ func explore(body func(), opts []Option) (Result, error) {
 		if !parallel.Independent(cfg.Engine) {
 			return Result{}, fmt.Errorf("weft: WithCheckpoint: the engine %s cannot checkpoint its exploration (condpor, dfs, mpor and random can)", c.engine)
 		}
+		if c.checkpoint, err = checkpointFile(c, programName(body)); err != nil {
+			return Result{}, fmt.Errorf("weft: WithCheckpoint: %w", err)
+		}
 		if ck, err = openCheckpoint(c, programName(body)); err != nil {
 			return Result{}, fmt.Errorf("weft: WithCheckpoint: %w", err)
 		}

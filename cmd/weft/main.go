@@ -43,7 +43,9 @@
 //	                   as parts of it are done and when the check stops (its
 //	                   -timeout, an interrupt): run again with the same file,
 //	                   the check resumes from it (one check per file: select
-//	                   it with -run; engines condpor, dfs, mpor and random)
+//	                   it with -run, or name a directory, dir/, which keeps
+//	                   a file per check; engines condpor, dfs, mpor and
+//	                   random)
 //	-pgo               compile the test binaries with weft's CPU profile
 //	                   (profile-guided optimization, go test -pgo): the
 //	                   explorations run a few percent faster, and the first

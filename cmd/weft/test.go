@@ -62,7 +62,7 @@ func parseTest(args []string, stderr io.Writer) (*testConfig, error) {
 	replay := fs.String("replay", "", "rerun exactly the execution of a bug's `token`")
 	workers := fs.Int("workers", 0, "explore each check with `n` workers (default GOMAXPROCS)")
 	shard := fs.String("shard", "", "explore shard `i/n` of each check (0 <= i < n); weft merge sums the -json results of the shards")
-	checkpoint := fs.String("checkpoint", "", "keep a checkpoint of the check's exploration in `file`, and resume from it (select one check with -run)")
+	checkpoint := fs.String("checkpoint", "", "keep a checkpoint of the check's exploration in `file`, and resume from it (select one check with -run; dir/ keeps a file per check)")
 	c := &testConfig{}
 	fs.BoolVar(&c.progress, "progress", false, "show the progress of the explorations")
 	fs.StringVar(&c.graph, "graph", "", "write the execution graph of the first bug to `file` (.html or .dot)")
@@ -122,6 +122,9 @@ func parseTest(args []string, stderr io.Writer) (*testConfig, error) {
 		abs, err := filepath.Abs(*checkpoint)
 		if err != nil || *checkpoint == "" {
 			return nil, fmt.Errorf("-checkpoint %q: not a file name", *checkpoint)
+		}
+		if strings.HasSuffix(*checkpoint, "/") || strings.HasSuffix(*checkpoint, string(filepath.Separator)) {
+			abs += string(filepath.Separator) // a directory (see weft.WithCheckpoint)
 		}
 		c.env = append(c.env, "WEFT_CHECKPOINT="+abs)
 		c.checkpoint = true
