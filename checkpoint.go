@@ -32,8 +32,9 @@ type checkpoint struct {
 // checkpointFile returns the file of c's checkpoint: c.checkpoint, or,
 // when that names a directory (one that exists, or a path that ends with
 // a separator, made if need be), a file in it named after the check (or,
-// for weft.Explore, after the body prog), so that one directory holds
-// the checkpoints of a package's checks, each in its own file.
+// for weft.Explore, after the body prog) and its shard, so that one
+// directory holds the checkpoints of a package's checks, each in its own
+// file.
 func checkpointFile(c *config, prog string) (string, error) {
 	path := c.checkpoint
 	if strings.HasSuffix(path, "/") || strings.HasSuffix(path, string(filepath.Separator)) {
@@ -46,6 +47,9 @@ func checkpointFile(c *config, prog string) (string, error) {
 	name := c.name
 	if name == "" {
 		name = prog
+	}
+	if c.shards > 1 {
+		name += fmt.Sprintf(" shard %d of %d", c.shard, c.shards)
 	}
 	return filepath.Join(path, fileName(name)+".json"), nil
 }

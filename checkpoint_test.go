@@ -242,6 +242,21 @@ func TestCheckpointDirectory(t *testing.T) {
 			t.Errorf("%s, resumed: %v, %v; want %s", name, outcome(r), err, want[name])
 		}
 	}
+	// The shards of a check, each with its own file.
+	var sum int
+	for i := range 2 {
+		r, err := weft.Explore(counters(3), weft.Named(checks[0]), weft.WithShard(i, 2), weft.WithCheckpoint(dir))
+		if err != nil {
+			t.Fatalf("shard %d of 2: %v", i, err)
+		}
+		sum += r.Executions
+	}
+	if whole, err := weft.Explore(counters(3)); err != nil || sum != whole.Executions {
+		t.Errorf("two shards: %d executions, the whole exploration %d (%v)", sum, whole.Executions, err)
+	}
+	if files, _ := filepath.Glob(filepath.Join(dir, "*.json")); len(files) != len(checks)+2 {
+		t.Errorf("%v in %s after two shards, want a file per check and one per shard", files, dir)
+	}
 	file := filepath.Join(t.TempDir(), "ckpt")
 	if _, err := weft.Explore(counters(3), weft.Named(checks[0]), weft.WithCheckpoint(file)); err != nil {
 		t.Fatal(err)

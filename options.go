@@ -161,7 +161,7 @@ func WithShard(i, n int) Option { return func(c *config) { c.shard, c.shards = i
 // its bugs, found again). With the random engine, WithSeed and
 // WithMaxExecutions change the exploration too. One file holds one check;
 // a directory (one that exists, or a path that ends with a separator,
-// made if need be) holds a file per check, named after it.
+// made if need be) holds a file per check, named after it and its shard.
 // The engines condpor, dfs, mpor and random checkpoint, with any number of
 // workers; the others are an error. A file that cannot be written (its
 // directory does not exist, or is not writable) is an error before the
