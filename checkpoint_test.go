@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"weft.dev/weft"
+	watomic "weft.dev/weft/atomic"
 	"weft.dev/weft/bench"
 	"weft.dev/weft/sync"
 )
@@ -264,5 +265,33 @@ func TestCheckpointDirectory(t *testing.T) {
 	_, err = weft.Explore(counters(3), weft.Named(checks[1]), weft.WithCheckpoint(file))
 	if err == nil || !strings.Contains(err.Error(), "the checkpoint of another check") || !strings.Contains(err.Error(), "-run") {
 		t.Errorf("two checks, one file: error %v, want one that says the file is another check's", err)
+	}
+}
+
+// TestCheckpointLost checks that an exploration whose checkpoint can no
+// longer be saved (its directory was removed while it ran) stops with an
+// error that says so, and that the bug it found comes with the error:
+// Check reports both.
+func TestCheckpointLost(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "gone")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var remove gosync.Once
+	body := func() {
+		remove.Do(func() { os.RemoveAll(dir) })
+		var x watomic.Int32
+		g := weft.Go(func() { x.Store(x.Load() + 1) })
+		x.Store(x.Load() + 1)
+		g.Join()
+		weft.Assert(x.Load() == 2, "lost update")
+	}
+	r := &recorder{TB: t, name: "TestCheckpointLost"}
+	res := weft.Check(r, body, weft.WithEngine("dfs"), weft.WithCheckpoint(filepath.Join(dir, "ckpt")))
+	if !strings.Contains(r.fatal, "stopped after") || !strings.Contains(r.fatal, "WithCheckpoint") {
+		t.Errorf("Check failed with %q, want the checkpoint's error", r.fatal)
+	}
+	if len(res.Bugs) != 1 || len(r.errors) != 1 || !strings.Contains(r.errors[0], "lost update") {
+		t.Errorf("bugs %d, reports %q: want the lost update, reported", len(res.Bugs), r.errors)
 	}
 }

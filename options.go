@@ -166,7 +166,8 @@ func WithShard(i, n int) Option { return func(c *config) { c.shard, c.shards = i
 // workers; the others are an error. A file that cannot be written (its
 // directory does not exist, or is not writable) is an error before the
 // exploration starts; a write that fails later stops the exploration
-// with its error, the file as the last write left it.
+// with its error (and the Result of what it explored, bugs included),
+// the file as the last write left it.
 func WithCheckpoint(file string) Option { return func(c *config) { c.checkpoint = file } }
 
 // WithReplay re-runs exactly the execution of a Bug.Replay token.

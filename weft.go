@@ -204,9 +204,12 @@ func explore(body func(), opts []Option) (Result, error) {
 	var atDeadline bool
 	cfg.Timeout, atDeadline = c.budget(time.Now())
 	rep, calls, spent, err := run(body, cfg, c, conc, ck)
-	if err != nil {
+	if err != nil && rep == nil {
 		return Result{}, fmt.Errorf("weft: %w", err)
 	}
+	// A checkpoint that could not be saved stopped the exploration (see
+	// run): its result, and the bugs it found, come with the error.
+	saveErr := err
 	stop := cutOf(rep, c, cfg.Timeout, atDeadline, ck)
 	p.finish(rep.Stats, stop.why)
 	if rep.Internal != "" {
@@ -227,6 +230,9 @@ func explore(body func(), opts []Option) (Result, error) {
 	res.Shard, res.Shards = c.shard, c.shards
 	for _, f := range rep.Bugs {
 		res.Bugs = append(res.Bugs, reproduce(body, prog, f, c, conc.Config))
+	}
+	if saveErr != nil {
+		return res, fmt.Errorf("weft: stopped after %d executions: %w", res.Executions, saveErr)
 	}
 	if ck != nil && ck.interrupted.Load() && !res.Exhaustive {
 		return res, fmt.Errorf("weft: interrupted after %d executions; run again with the checkpoint %s to resume", res.Executions, c.checkpoint)
@@ -269,7 +275,8 @@ func cutOf(rep *runtime.Report, c *config, timeout time.Duration, atDeadline boo
 // the queries the solvers answered and their time. One worker and no
 // shard, or an engine that does not split, is one driver; the other
 // workers have solvers of their own.
-// With ck, the exploration is checkpointed, with any number of workers.
+// With ck, the exploration is checkpointed, with any number of workers;
+// a save that failed stopped it, and comes as an error with its report.
 func run(body func(), cfg runtime.Config, c *config, conc *concolicSetup, ck *checkpoint) (rep *runtime.Report, calls int, spent time.Duration, err error) {
 	workers := c.workers
 	switch {
@@ -309,7 +316,8 @@ func run(body func(), cfg runtime.Config, c *config, conc *concolicSetup, ck *ch
 	pc := parallel.Config{Runtime: cfg, Solvers: solvers, Shard: c.shard, Shards: c.shards}
 	if ck != nil {
 		if rep, err = parallel.RunCheckpoint(body, pc, ck.config(c)); err != nil {
-			return nil, 0, 0, fmt.Errorf("WithCheckpoint: %s: %w", c.checkpoint, err)
+			// With a report, the exploration ran and a save failed.
+			err = fmt.Errorf("WithCheckpoint: %s: %w", c.checkpoint, err)
 		}
 	} else {
 		rep = parallel.Run(body, pc)
@@ -319,7 +327,7 @@ func run(body func(), cfg runtime.Config, c *config, conc *concolicSetup, ck *ch
 		calls += n
 		spent += d
 	}
-	return rep, calls, spent, nil
+	return rep, calls, spent, err
 }
 
 // reproduce replays a bug's execution once with tracing on to build its
@@ -409,12 +417,14 @@ func Check(t testing.TB, body func(), opts ...Option) Result {
 	if rerr := recordCheck(pkg, t.Name(), res, err); rerr != nil {
 		t.Errorf("weft: %v", rerr)
 	}
+	// An exploration that stopped with an error (an interrupt, a
+	// checkpoint that could not be saved) may have found bugs before.
+	for _, b := range res.Bugs {
+		t.Errorf("%s", checkReport(b, res, t.Name(), pkg))
+	}
 	if err != nil {
 		t.Fatal(err)
 		return res
-	}
-	for _, b := range res.Bugs {
-		t.Errorf("%s", checkReport(b, res, t.Name(), pkg))
 	}
 	if res.cut.atDeadline && len(res.Bugs) == 0 {
 		t.Errorf("%s", deadlineReport(res))
