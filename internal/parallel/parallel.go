@@ -415,21 +415,52 @@ func (p *pool) split(pt *part, share bool) *part {
 	return &part{key: key, eng: eng, conc: c, names: pt.names.Clone(), shared: share, origin: pt.origin}
 }
 
-// open runs the start of a sharded exploration from root: one execution
-// of each part in turn, in the order of their keys, each then split as
-// far as it goes, until there are partsPerShard parts per shard or none
-// left; then it queues the shard's. It runs before the workers, on one
+// open runs the start of a sharded exploration from root (spread, or
+// halve for a sampler), which cuts it into partsPerShard parts per shard
+// or as many as it has; then it queues the shard's. It runs before the workers, on one
 // solver and one term table, and does the same on every machine. A
 // checkpointed exploration, sharded or not, starts the same way: its
 // error is that of a checkpoint that is not the exploration's.
 func (p *pool) open(body func(), root *part) error {
 	root.shared = true
 	shards := max(p.cfg.Shards, 1)
-	live := []*part{root}
+	var live []*part
 	if p.sampling {
 		live = p.halve(root, partsPerShard*shards)
+	} else {
+		live = p.spread(body, root, partsPerShard*shards)
 	}
-	for !p.sampling && len(live) > 0 && len(live) < partsPerShard*shards && !p.stopped.Load() {
+	var done map[int]bool
+	if p.ckpt != nil && !p.cut {
+		var start Counts
+		if p.cfg.Shard == 0 {
+			for _, pt := range p.started {
+				start.add(countsOf(pt.early.Stats))
+			}
+		}
+		var err error
+		if done, err = p.ckpt.begin(len(live), start); err != nil {
+			return err
+		}
+		p.ranked = live
+	}
+	for i, pt := range live {
+		if i%shards == p.cfg.Shard && !p.after(pt) && !done[i] {
+			if p.ckpt != nil {
+				pt.origin = &origin{rank: i, pending: 1}
+			}
+			p.queue = append(p.queue, pt)
+		}
+	}
+	return nil
+}
+
+// spread runs the start of an exploration from root, one execution of
+// each part in turn, each then split as far as it goes, until there are
+// want parts or none left, and returns them in the order of their keys.
+func (p *pool) spread(body func(), root *part, want int) []*part {
+	live := []*part{root}
+	for len(live) > 0 && len(live) < want && !p.stopped.Load() {
 		var next []*part
 		for _, pt := range live {
 			if p.stopped.Load() {
@@ -455,29 +486,7 @@ func (p *pool) open(body func(), root *part) error {
 		live = next
 		slices.SortFunc(live, byKey)
 	}
-	var done map[int]bool
-	if p.ckpt != nil && !p.cut {
-		var start Counts
-		if p.cfg.Shard == 0 {
-			for _, pt := range p.started {
-				start.add(countsOf(pt.early.Stats))
-			}
-		}
-		var err error
-		if done, err = p.ckpt.begin(len(live), start); err != nil {
-			return err
-		}
-		p.ranked = live
-	}
-	for i, pt := range live {
-		if i%shards == p.cfg.Shard && !p.after(pt) && !done[i] {
-			if p.ckpt != nil {
-				pt.origin = &origin{rank: i, pending: 1}
-			}
-			p.queue = append(p.queue, pt)
-		}
-	}
-	return nil
+	return live
 }
 
 // halve cuts the executions of a sampler's root into want parts or more,
