@@ -101,14 +101,10 @@ func (m *Machine) Class() uint64 { return m.class.Sum() }
 
 func (m *Machine) obj(l *event.Label) *object {
 	for int(l.Obj) >= len(m.objs) {
-		if len(m.objs) == cap(m.objs) {
-			m.objs = append(m.objs, object{})
-		} else {
-			m.objs = m.objs[:len(m.objs)+1]
-		}
 		// An object of an earlier execution lends its arrays: their
 		// allocations were most of an execution's on fib_bench.
-		o := &m.objs[len(m.objs)-1]
+		var o *object
+		m.objs, o = grow(m.objs)
 		*o = object{writer: -1, last: initial, clock: o.clock[:0], reads: o.reads[:0]}
 	}
 	o := &m.objs[l.Obj]
@@ -121,15 +117,24 @@ func (m *Machine) obj(l *event.Label) *object {
 
 func (m *Machine) g(id int32) *gstate {
 	for int(id) >= len(m.gs) {
-		if len(m.gs) == cap(m.gs) {
-			m.gs = append(m.gs, gstate{})
-		} else {
-			m.gs = m.gs[:len(m.gs)+1]
-		}
-		g := &m.gs[len(m.gs)-1]
+		var g *gstate
+		m.gs, g = grow(m.gs)
 		*g = gstate{vc: g.vc[:0], spin: g.spin[:0]}
 	}
 	return &m.gs[id]
+}
+
+// grow extends s by one element and returns it: within s's capacity, the
+// element an earlier execution left there, whose arrays the caller takes
+// over.
+func grow[T any](s []T) ([]T, *T) {
+	if len(s) == cap(s) {
+		var zero T
+		s = append(s, zero)
+	} else {
+		s = s[:len(s)+1]
+	}
+	return s, &s[len(s)-1]
 }
 
 // Clock returns goroutine g's vector clock after its last operation (see
