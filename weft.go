@@ -146,7 +146,8 @@ func explore(body func(), opts []Option) (Result, error) {
 	if err != nil {
 		return Result{}, fmt.Errorf("weft: %w", err)
 	}
-	prog := token.Program(programName(body))
+	name := programName(body)
+	prog := token.Program(name)
 	conc, err := c.concolic()
 	if err != nil {
 		return Result{}, fmt.Errorf("weft: %w", err)
@@ -188,10 +189,10 @@ func explore(body func(), opts []Option) (Result, error) {
 		if !parallel.Independent(cfg.Engine) {
 			return Result{}, fmt.Errorf("weft: WithCheckpoint: the engine %s cannot checkpoint its exploration (condpor, dfs, mpor and random can)", c.engine)
 		}
-		if c.checkpoint, err = checkpointFile(c, programName(body)); err != nil {
+		if c.checkpoint, err = checkpointFile(c, name); err != nil {
 			return Result{}, fmt.Errorf("weft: WithCheckpoint: %w", err)
 		}
-		if ck, err = openCheckpoint(c, programName(body)); err != nil {
+		if ck, err = openCheckpoint(c, name); err != nil {
 			return Result{}, fmt.Errorf("weft: WithCheckpoint: %w", err)
 		}
 		defer ck.close()
