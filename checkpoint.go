@@ -27,6 +27,10 @@ type checkpoint struct {
 	interrupted atomic.Bool
 	signals     chan os.Signal
 	done        chan struct{}
+	// resumed and saved count the parts done in the file this run resumed
+	// from and in its last write: equal, the run added nothing to resume
+	// from (see stalled).
+	resumed, saved int
 }
 
 // checkpointFile returns the file of c's checkpoint: c.checkpoint, or,
@@ -85,6 +89,10 @@ func openCheckpoint(c *config, prog string) (*checkpoint, error) {
 		return nil, fmt.Errorf("%s cannot be written: %w", c.checkpoint, err)
 	}
 	ck.resume = s
+	if s != nil {
+		ck.resumed = len(s.Done)
+		ck.saved = ck.resumed
+	}
 	ck.signals = make(chan os.Signal, 1)
 	ck.done = make(chan struct{})
 	signal.Notify(ck.signals, os.Interrupt)
@@ -103,6 +111,20 @@ func openCheckpoint(c *config, prog string) (*checkpoint, error) {
 func (ck *checkpoint) close() {
 	signal.Stop(ck.signals)
 	close(ck.done)
+}
+
+// stalled says, once the exploration has stopped, that no part of it
+// finished in this run: a part running when a run stops starts over in
+// the next, so a run no longer than this one would get no further.
+func (ck *checkpoint) stalled() bool { return ck.saved <= ck.resumed }
+
+// note is what a run cut short adds to the reason it stopped: nothing,
+// unless it is checkpointed and stalled.
+func (ck *checkpoint) note() string {
+	if ck == nil || !ck.stalled() {
+		return ""
+	}
+	return " (no part of the exploration finished in this run, and a run resumes from the parts that finished: give the next run more time than this one, or more workers)"
 }
 
 // checkPrefix is the start of the fingerprint of every exploration of
@@ -135,7 +157,11 @@ func (ck *checkpoint) config(c *config) parallel.Checkpoint {
 		Interval: checkpointInterval,
 		Save: func(s *parallel.State) error {
 			s.Fingerprint = ck.fingerprint
-			return parallel.WriteState(ck.file, s)
+			if err := parallel.WriteState(ck.file, s); err != nil {
+				return err
+			}
+			ck.saved = len(s.Done)
+			return nil
 		},
 		Stop: func(n int64) bool {
 			if c.stopAfter > 0 && n >= c.stopAfter {

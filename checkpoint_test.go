@@ -295,3 +295,29 @@ func TestCheckpointLost(t *testing.T) {
 		t.Errorf("bugs %d, reports %q: want the lost update, reported", len(res.Bugs), r.errors)
 	}
 }
+
+// TestCheckpointStalled checks that a run cut short before any part of
+// its exploration finished says that the next run needs more, and that a
+// run that finished some does not.
+func TestCheckpointStalled(t *testing.T) {
+	body := bench.Counter(2, true)
+	opts := []weft.Option{weft.WithEngine("dfs"), weft.WithWorkers(1)}
+	whole, err := weft.Explore(body, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const note = "no part of the exploration finished in this run"
+	for _, c := range []struct {
+		stop    int64
+		stalled bool
+	}{{1, true}, {int64(whole.Executions) - 1, false}} {
+		file := filepath.Join(t.TempDir(), "ckpt")
+		_, err := weft.Explore(body, append(opts, weft.WithCheckpoint(file), weft.StopAfter(c.stop))...)
+		if err == nil || !strings.Contains(err.Error(), "interrupted after") {
+			t.Fatalf("stopped after %d: error %v, want an interrupted one", c.stop, err)
+		}
+		if strings.Contains(err.Error(), note) != c.stalled {
+			t.Errorf("stopped after %d of %d executions: %v; want the note %v", c.stop, whole.Executions, err, c.stalled)
+		}
+	}
+}

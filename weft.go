@@ -236,7 +236,7 @@ func explore(body func(), opts []Option) (Result, error) {
 		return res, fmt.Errorf("weft: stopped after %d executions: %w", res.Executions, saveErr)
 	}
 	if ck != nil && ck.interrupted.Load() && !res.Exhaustive {
-		return res, fmt.Errorf("weft: interrupted after %d executions; run again with the checkpoint %s to resume", res.Executions, c.checkpoint)
+		return res, fmt.Errorf("weft: interrupted after %d executions; run again with the checkpoint %s to resume%s", res.Executions, c.checkpoint, ck.note())
 	}
 	return res, nil
 }
@@ -257,7 +257,7 @@ func cutOf(rep *runtime.Report, c *config, timeout time.Duration, atDeadline boo
 	case rep.Exhaustive || len(rep.Bugs) > 0 && !c.allBugs:
 		return cut{}
 	case ck != nil && ck.interrupted.Load():
-		return cut{why: "stopped by an interrupt"}
+		return cut{why: "stopped by an interrupt" + ck.note()}
 	case c.maxExecutions > 0 && rep.Executions >= c.maxExecutions:
 		return cut{why: fmt.Sprintf("stopped at its limit of %d executions", c.maxExecutions)}
 	case timeout > 0 && rep.Elapsed >= timeout && atDeadline:
@@ -267,7 +267,7 @@ func cutOf(rep *runtime.Report, c *config, timeout time.Duration, atDeadline boo
 		}
 		return cut{why: "stopped before go test's deadline", atDeadline: true, checkpoint: kept}
 	case timeout > 0 && rep.Elapsed >= timeout:
-		return cut{why: fmt.Sprintf("stopped by its timeout (%v)", timeout)}
+		return cut{why: fmt.Sprintf("stopped by its timeout (%v)", timeout) + ck.note()}
 	}
 	return cut{}
 }
