@@ -27,10 +27,9 @@ type checkpoint struct {
 	interrupted atomic.Bool
 	signals     chan os.Signal
 	done        chan struct{}
-	// resumed and saved count the parts done in the file this run resumed
-	// from and in its last write: equal, the run added nothing to resume
-	// from (see stalled).
-	resumed, saved int
+	// progressed says that a write of this run added to the file it
+	// resumed from (see stalled).
+	progressed bool
 }
 
 // checkpointFile returns the file of c's checkpoint: c.checkpoint, or,
@@ -89,10 +88,6 @@ func openCheckpoint(c *config, prog string) (*checkpoint, error) {
 		return nil, fmt.Errorf("%s cannot be written: %w", c.checkpoint, err)
 	}
 	ck.resume = s
-	if s != nil {
-		ck.resumed = len(s.Done)
-		ck.saved = ck.resumed
-	}
 	ck.signals = make(chan os.Signal, 1)
 	ck.done = make(chan struct{})
 	signal.Notify(ck.signals, os.Interrupt)
@@ -113,10 +108,12 @@ func (ck *checkpoint) close() {
 	close(ck.done)
 }
 
-// stalled says, once the exploration has stopped, that no part of it
-// finished in this run: a part running when a run stops starts over in
-// the next, so a run no longer than this one would get no further.
-func (ck *checkpoint) stalled() bool { return ck.saved <= ck.resumed }
+// stalled says, once the exploration has stopped, that this run added
+// nothing to its checkpoint, neither a part done nor one begun, which
+// the next run would cut into parts: it stopped in the starts that cut
+// the exploration into parts, which every run repeats, and a run no
+// longer than this one would get no further.
+func (ck *checkpoint) stalled() bool { return !ck.progressed }
 
 // note is what a run cut short adds to the reason it stopped: nothing,
 // unless it is checkpointed and stalled.
@@ -124,7 +121,7 @@ func (ck *checkpoint) note() string {
 	if ck == nil || !ck.stalled() {
 		return ""
 	}
-	return " (no part of the exploration finished in this run, and a run resumes from the parts that finished: give the next run more time than this one, or more workers)"
+	return " (this run added nothing to its checkpoint: it stopped before any part of the exploration ran past the starts that cut it into parts, which every run repeats; give the next run more time than this one)"
 }
 
 // checkPrefix is the start of the fingerprint of every exploration of
@@ -160,7 +157,7 @@ func (ck *checkpoint) config(c *config) parallel.Checkpoint {
 			if err := parallel.WriteState(ck.file, s); err != nil {
 				return err
 			}
-			ck.saved = len(s.Done)
+			ck.progressed = ck.progressed || s.Progressed
 			return nil
 		},
 		Stop: func(n int64) bool {

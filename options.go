@@ -153,8 +153,10 @@ func WithShard(i, n int) Option { return func(c *config) { c.shard, c.shards = i
 // exploration is cut into parts (as for WithShard: a start of a few
 // hundred executions, run again on resume, cuts it the same way each
 // time); the file records the parts done, written atomically when a part
-// is done (at most every 10 seconds) and when the check ends, and a part
-// running when the run stopped starts over. A file of another check, of
+// is done (at most every 10 seconds) and when the check ends. A part
+// running when the run stopped starts over, cut into parts by a start of
+// its own, so that a part longer than a run gets done over several. A
+// file of another check, of
 // another engine or of options that change the exploration (WithShard,
 // WithAllBugs, WithMaxSteps, WithSolver, WithExplicitDomain) is an
 // error; the file of a finished exploration gives its result again (and

@@ -22,6 +22,13 @@ import (
 // saved.
 func checkpointed(t testing.TB, name string, body func(), workers int, allBugs bool, resume *parallel.State, stop int64) (*runtime.Report, *parallel.State, error) {
 	t.Helper()
+	return cutCheckpointed(t, 0, name, body, workers, allBugs, resume, stop)
+}
+
+// cutCheckpointed is checkpointed with the parts cut by earlier runs cut
+// into cut parts (0: as many as the exploration's start cuts it into).
+func cutCheckpointed(t testing.TB, cut int, name string, body func(), workers int, allBugs bool, resume *parallel.State, stop int64) (*runtime.Report, *parallel.State, error) {
+	t.Helper()
 	cfg := config(t, name, workers, allBugs)
 	var saved *parallel.State
 	ck := parallel.Checkpoint{
@@ -31,7 +38,7 @@ func checkpointed(t testing.TB, name string, body func(), workers int, allBugs b
 	if stop > 0 {
 		ck.Stop = func(n int64) bool { return n >= stop }
 	}
-	rep, err := parallel.RunCheckpoint(body, cfg, ck)
+	rep, err := parallel.RunCheckpoint(body, cfg, parallel.CutParts(ck, cut))
 	if err == nil && rep.Internal != "" {
 		t.Fatalf("internal error: %s", rep.Internal)
 	}
@@ -53,8 +60,13 @@ func TestCheckpointResume(t *testing.T) {
 	stopped, partial := 0, 0
 	// FibBench(true) has some 6,000 executions with condpor, many more
 	// than its start: the generated programs may all have fewer.
-	fib := program{text: "FibBench(true)", body: bench.FibBench(true), engines: []string{"condpor"}}
-	for _, p := range append(programs(t, n), fib) {
+	// FibBench's bug comes after some 700 executions, in a part that a
+	// run stopped near it cut.
+	fibs := []program{
+		{text: "FibBench(true)", body: bench.FibBench(true), engines: []string{"condpor"}},
+		{text: "FibBench", body: bench.FibBench(false), engines: []string{"condpor"}},
+	}
+	for _, p := range append(programs(t, n), fibs...) {
 		for _, name := range checkpointing(p.engines) {
 			for _, allBugs := range []bool{false, true} {
 				whole := sequential(t, name, p.body, allBugs)
@@ -79,7 +91,10 @@ func TestCheckpointResume(t *testing.T) {
 						if err != nil {
 							t.Fatalf("%s, %d workers, resumed and stopped: %v", name, workers, err)
 						}
-						if mid.Executions < first.Executions {
+						// (A run that has not met the first bug yet counts
+						// parts after it, which the run that meets it does
+						// not.)
+						if (len(whole.Bugs) == 0 || allBugs) && mid.Executions < first.Executions {
 							t.Errorf("%s, %d workers: resumed with %d executions, had %d", name, workers, mid.Executions, first.Executions)
 						}
 						last, final, err := checkpointed(t, name, p.body, workers, allBugs, state2, 0)
@@ -143,6 +158,39 @@ func TestCheckpointMismatch(t *testing.T) {
 			t.Errorf("%s: error %v, want %v", c.name, err, parallel.ErrMismatch)
 		}
 	}
+
+	// Runs stopped short of their parts' ends, until one has left a part
+	// cut into parts, one of them cut.
+	fib := bench.FibBench(true)
+	whole := sequential(t, "condpor", fib, false)
+	start, state, err := checkpointed(t, "condpor", fib, 1, false, nil, 1)
+	nested := func() bool { return len(state.Cut) == 1 && state.Cut[0].Parts > 0 && len(state.Cut[0].Cut) == 1 }
+	for runs := 0; err == nil && runs < 100 && !nested(); runs++ {
+		_, state, err = cutCheckpointed(t, 3, "condpor", fib, 1, false, state, int64(start.Executions+whole.Executions/50))
+	}
+	if err != nil || !nested() {
+		t.Fatalf("error %v, parts cut %+v: want one, cut into parts, one of them cut", err, state.Cut)
+	}
+	for _, c := range []struct {
+		name   string
+		tamper func(s *parallel.State)
+	}{
+		{"a cut part whose start is not its", func(s *parallel.State) { s.Cut[0].Parts++ }},
+		{"a part done and cut", func(s *parallel.State) { s.Done = append(s.Done, parallel.Done{Rank: s.Cut[0].Rank}) }},
+		{"a part of a cut part done twice", func(s *parallel.State) { s.Cut[0].Done = append(s.Cut[0].Done, s.Cut[0].Done[0]) }},
+		{"a part of a cut part done before its start ran", func(s *parallel.State) { s.Cut[0].Parts, s.Cut[0].Start = 0, parallel.Counts{} }},
+	} {
+		bad := &parallel.State{Level: state.Level}
+		bad.Cut = []*parallel.Cut{{Rank: state.Cut[0].Rank, Level: state.Cut[0].Level}}
+		bad.Cut[0].Done = slices.Clone(bad.Cut[0].Done)
+		c.tamper(bad)
+		if _, _, err := cutCheckpointed(t, 3, "condpor", fib, 1, false, bad, 0); !errors.Is(err, parallel.ErrMismatch) {
+			t.Errorf("%s: error %v, want %v", c.name, err, parallel.ErrMismatch)
+		}
+	}
+	if got, _, err := cutCheckpointed(t, 3, "condpor", fib, 1, false, state, 0); err != nil || summary(got) != summary(whole) {
+		t.Errorf("resumed from the parts cut: %v, %s", err, summary(got))
+	}
 }
 
 // TestStateFile checks that a state written is the state read, and that
@@ -153,7 +201,7 @@ func TestStateFile(t *testing.T) {
 	if s, err := parallel.ReadState(file); s != nil || err != nil {
 		t.Fatalf("missing file: %v, %v; want nil, nil", s, err)
 	}
-	want := &parallel.State{Version: 1, Fingerprint: "f", Parts: 3, Done: []parallel.Done{{0, parallel.Counts{Executions: 5, Complete: 4, Blocked: 1}}, {Rank: 2}}}
+	want := &parallel.State{Version: 1, Fingerprint: "f", Level: parallel.Level{Parts: 3, Done: []parallel.Done{{0, parallel.Counts{Executions: 5, Complete: 4, Blocked: 1}}, {Rank: 2}}}}
 	if err := parallel.WriteState(file, want); err != nil {
 		t.Fatal(err)
 	}
@@ -250,5 +298,90 @@ func TestCheckpointSaveFails(t *testing.T) {
 		if rep.Ended || rep.Executions >= whole.Executions {
 			t.Errorf("%d workers: %d executions (ended %v) of %d: the exploration went on after its save failed", workers, rep.Executions, rep.Ended, whole.Executions)
 		}
+	}
+}
+
+// TestCheckpointProgress checks that runs too short to finish some
+// parts still get the exploration done, or to its first bug, with the
+// counts of one never stopped: each run stops once it has had a
+// fiftieth of the whole exploration's executions after those of the
+// exploration's start. The parts cut are cut into 256 parts, as in use,
+// with one worker, or into 3, which cuts some of those again, with two.
+func TestCheckpointProgress(t *testing.T) {
+	// longer counts the explorations with a part longer than a run, and
+	// deeper the runs that resumed from a part of a part cut.
+	longer, deeper := 0, 0
+	// FibBench's bug comes after some 700 executions, in a part that
+	// runs after many were cut.
+	fibs := []program{
+		{text: "FibBench(true)", body: bench.FibBench(true), engines: []string{"condpor"}},
+		{text: "FibBench", body: bench.FibBench(false), engines: []string{"condpor"}},
+	}
+	for _, p := range append(programs(t, 2), fibs...) {
+		for _, name := range checkpointing(p.engines) {
+			want := sequential(t, name, p.body, false)
+			for _, c := range []struct{ workers, cut int }{{1, 0}, {2, 3}} {
+				workers, cut := c.workers, c.cut
+				start, _, err := checkpointed(t, name, p.body, workers, false, nil, 1)
+				if err != nil {
+					t.Fatal(err)
+				}
+				stop := start.Executions + max(want.Executions/50, 1)
+				var state *parallel.State
+				runs := 0
+				for ; runs < 300; runs++ {
+					if state != nil && slices.ContainsFunc(state.Cut, func(c *parallel.Cut) bool { return len(c.Cut) > 0 }) {
+						deeper++
+					}
+					var rep *runtime.Report
+					rep, state, err = cutCheckpointed(t, cut, name, p.body, workers, false, state, int64(stop))
+					if err != nil {
+						t.Fatalf("%s, %d workers, run %d: %v", name, workers, runs, err)
+					}
+					if state.AllDone || len(rep.Bugs) > 0 {
+						break
+					}
+				}
+				if !state.AllDone && len(want.Bugs) == 0 {
+					t.Errorf("%s, %d workers, cut into %d: not done after %d runs of %d executions\nprogram:\n%s", name, workers, cut, runs, stop, p.text)
+					continue
+				}
+				for _, d := range state.Done {
+					if d.Executions > stop {
+						longer++
+						break
+					}
+				}
+				got, _, err := cutCheckpointed(t, cut, name, p.body, workers, false, state, 0)
+				if err != nil || summary(got) != summary(want) {
+					t.Errorf("%s, %d workers, cut into %d, %d runs of %d executions: %v\n%s\nwant:\n%s\nprogram:\n%s", name, workers, cut, runs, stop, err, summary(got), summary(want), p.text)
+				}
+			}
+		}
+	}
+	if longer == 0 || deeper == 0 {
+		t.Errorf("%d explorations had a part longer than their runs, %d runs resumed from a part of a part cut: want some of each", longer, deeper)
+	}
+}
+
+// TestCheckpointCutBug checks that a resumed exploration that meets its
+// first bug in the start of a part cut, with the next part cut too (as
+// two workers stopped in them leave it), has the counts of one never
+// stopped: the parts of a part's start come before the parts split from
+// it in the exploration's start.
+func TestCheckpointCutBug(t *testing.T) {
+	body := bench.FibBench(false)
+	want := sequential(t, "condpor", body, false)
+	_, state, err := checkpointed(t, "condpor", body, 1, false, nil, int64(want.Executions-1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(state.Cut) != 1 {
+		t.Fatalf("stopped before the bug: parts cut %v, want 1", state.Cut)
+	}
+	state.Cut = append(state.Cut, &parallel.Cut{Rank: state.Cut[0].Rank + 1})
+	got, _, err := checkpointed(t, "condpor", body, 1, false, state, 0)
+	if err != nil || summary(got) != summary(want) {
+		t.Errorf("%v\n%s\nwant:\n%s", err, summary(got), summary(want))
 	}
 }

@@ -12,3 +12,10 @@ func RunParts(body func(), cfg Config, eager bool) (r *runtime.Report, parts, wa
 
 // BallastPerWorker is ballastPerWorker.
 const BallastPerWorker = ballastPerWorker
+
+// CutParts returns ck with the parts cut by an earlier run cut into n
+// parts, not partsPerShard.
+func CutParts(ck Checkpoint, n int) Checkpoint {
+	ck.cutParts = n
+	return ck
+}

@@ -23,6 +23,7 @@
 package parallel
 
 import (
+	"cmp"
 	"errors"
 	goruntime "runtime"
 	"slices"
@@ -159,6 +160,9 @@ func run(body func(), cfg Config, eager bool, ck *Checkpoint) (*runtime.Report, 
 	r.Elapsed = time.Since(start)
 	if c := p.ckpt; c != nil {
 		if !p.cut {
+			if !p.stopped.Load() {
+				c.mark()
+			}
 			// The end saves what the interval held back, and the
 			// state of a run that finished no part.
 			c.dirty = true
@@ -190,8 +194,12 @@ type part struct {
 	// parts of the start of a sharded exploration, which ran one after
 	// the other: it takes a copy before it runs on a worker.
 	shared bool
-	// origin is the part of the start of a checkpointed exploration
-	// that the part is, or was split from after the start.
+	// common says that the part's executions in a start are those of
+	// the exploration's start, which every shard runs and shard 0
+	// counts, not those of the start of a part (see level).
+	common bool
+	// origin is the part of a level of a checkpointed exploration that
+	// the part is, or was split from after the level's start.
 	origin *origin
 }
 
@@ -249,11 +257,11 @@ type pool struct {
 	started []*part
 	cut     bool
 	// ckpt is the checkpoint of a checkpointed exploration, interrupted
-	// says that its Stop ended the exploration, and ranked holds the
-	// parts of its start by rank.
+	// says that its Stop ended the exploration, and levels holds the
+	// starts it ran.
 	ckpt        *checkpointer
 	interrupted atomic.Bool
-	ranked      []*part
+	levels      []*level
 	// progress holds the statistics of the parts that run, by part.
 	progress     map[*part]runtime.Stats
 	lastProgress time.Time
@@ -412,25 +420,21 @@ func (p *pool) split(pt *part, share bool) *part {
 	if pt.origin != nil {
 		pt.origin.pending++
 	}
-	return &part{key: key, eng: eng, conc: c, names: pt.names.Clone(), shared: share, origin: pt.origin}
+	return &part{key: key, eng: eng, conc: c, names: pt.names.Clone(), shared: share, common: pt.common, origin: pt.origin}
 }
 
-// open runs the start of a sharded exploration from root (spread, or
-// halve for a sampler), which cuts it into partsPerShard parts per shard
-// or as many as it has; then it queues the shard's. It runs before the workers, on one
-// solver and one term table, and does the same on every machine. A
-// checkpointed exploration, sharded or not, starts the same way: its
-// error is that of a checkpoint that is not the exploration's.
+// open runs the start of a sharded exploration from root, which cuts it
+// into partsPerShard parts per shard or as many as it has; then it queues
+// the shard's. It runs before the workers, on one solver and one term
+// table, and does the same on every machine. A checkpointed exploration,
+// sharded or not, starts the same way, and queues the parts not done,
+// cutting those that earlier runs began and did not finish (see place):
+// its error is that of a checkpoint that is not the exploration's.
 func (p *pool) open(body func(), root *part) error {
-	root.shared = true
+	root.shared, root.common = true, true
 	shards := max(p.cfg.Shards, 1)
-	var live []*part
-	if p.sampling {
-		live = p.halve(root, partsPerShard*shards)
-	} else {
-		live = p.spread(body, root, partsPerShard*shards)
-	}
-	var done map[int]bool
+	live := p.cutUp(body, root, partsPerShard*shards)
+	var top *level
 	if p.ckpt != nil && !p.cut {
 		var start Counts
 		if p.cfg.Shard == 0 {
@@ -439,17 +443,76 @@ func (p *pool) open(body func(), root *part) error {
 			}
 		}
 		var err error
-		if done, err = p.ckpt.begin(len(live), start); err != nil {
+		if top, err = p.ckpt.root(live, start); err != nil {
 			return err
 		}
-		p.ranked = live
+		p.levels = append(p.levels, top)
 	}
 	for i, pt := range live {
-		if i%shards == p.cfg.Shard && !p.after(pt) && !done[i] {
-			if p.ckpt != nil {
-				pt.origin = &origin{rank: i, pending: 1}
+		if i%shards == p.cfg.Shard {
+			if err := p.place(body, top, i, pt); err != nil {
+				return err
 			}
-			p.queue = append(p.queue, pt)
+		}
+	}
+	return nil
+}
+
+// cutUp runs a start from pt, spread, or halve for a sampler, and returns
+// the parts it cut pt into, at least want if it has as many.
+func (p *pool) cutUp(body func(), pt *part, want int) []*part {
+	if p.sampling {
+		return p.halve(pt, want)
+	}
+	return p.spread(body, pt, want)
+}
+
+// place queues pt, part rank of the level l (nil when the exploration is
+// not checkpointed), unless the run resumed from a checkpoint that has it
+// done. A part that the checkpoint has cut is cut into parts by a start
+// of its own, a level below l, whose parts are placed in turn.
+func (p *pool) place(body func(), l *level, rank int, pt *part) error {
+	switch {
+	case p.after(pt) || p.cut:
+		return nil
+	case l == nil:
+		p.queue = append(p.queue, pt)
+		return nil
+	case l.resumed(rank):
+		return nil
+	}
+	cut := l.cut(rank)
+	if cut == nil {
+		pt.origin = p.ckpt.origin(l, rank)
+		p.queue = append(p.queue, pt)
+		return nil
+	}
+	// The part's start runs on a part of its own, whose executions are
+	// the part's (pt's in the exploration's start are common), with a
+	// table of its own: what the starts of other parts add to the
+	// shared one would change its terms' ids from run to run. (The
+	// engine keeps pt's configuration, whose table it reads.) Its
+	// parts come before those split from pt in the exploration's start,
+	// as the later splits of pt would.
+	pt.conc.Table = pt.conc.Table.Clone()
+	sub := &part{key: pt.key, splits: pt.splits, eng: pt.eng, conc: pt.conc, names: pt.names, shared: true}
+	first := len(p.started)
+	parts := p.cutUp(body, sub, cmp.Or(p.ckpt.ck.cutParts, partsPerShard))
+	if p.cut {
+		return nil // the timeout cut its start short: nothing is known of it
+	}
+	var start Counts
+	for _, q := range p.started[first:] {
+		start.add(countsOf(q.early.Stats))
+	}
+	down, err := p.ckpt.enter(l, cut, parts, start)
+	if err != nil || down == nil {
+		return err
+	}
+	p.levels = append(p.levels, down)
+	for i, q := range parts {
+		if err := p.place(body, down, i, q); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -652,15 +715,29 @@ func add(sum *runtime.Stats, s runtime.Stats) {
 func (p *pool) sum() *runtime.Report {
 	// A part still parked waited for a part that a limit or a bug cut
 	// short: its report is not exhaustive.
-	parts := slices.Concat(p.started, p.done, p.parked)
-	slices.SortFunc(parts, byKey)
-	parts = slices.Compact(parts)
+	// A part that ran in a start and then on a worker is in two lists.
+	// The starts of the exploration and of one of its parts ran on two
+	// parts with one key: a stable sort keeps them in the order they ran.
+	var parts []*part
+	listed := map[*part]bool{}
+	for _, pt := range slices.Concat(p.started, p.done, p.parked) {
+		if !listed[pt] {
+			listed[pt] = true
+			parts = append(parts, pt)
+		}
+	}
+	slices.SortStableFunc(parts, byKey)
 	r := &runtime.Report{Ended: !p.stopped.Load() && !p.cut && !p.interrupted.Load()}
 	r.Exhaustive = r.Ended && !p.sampling
 	if p.ckpt != nil && p.ckpt.ck.Resume != nil && !p.cut {
-		for _, d := range p.ckpt.ck.Resume.Done {
-			if !p.after(p.ranked[d.Rank]) {
-				add(&r.Stats, runtime.Stats{Executions: d.Executions, Complete: d.Complete, Blocked: d.Blocked, Dropped: d.Dropped})
+		for _, l := range p.levels {
+			if l.old == nil {
+				continue
+			}
+			for _, d := range l.old.Done {
+				if !p.after(l.parts[d.Rank]) {
+					add(&r.Stats, runtime.Stats{Executions: d.Executions, Complete: d.Complete, Blocked: d.Blocked, Dropped: d.Dropped})
+				}
 			}
 		}
 	}
@@ -689,7 +766,7 @@ func (p *pool) sum() *runtime.Report {
 		if p.after(pt) {
 			continue
 		}
-		if pt.early != nil && p.cfg.Shard == 0 {
+		if pt.early != nil && (p.cfg.Shard == 0 || !pt.common) {
 			include(pt.early)
 		}
 		if pt.rep != nil {
