@@ -1,6 +1,7 @@
 package weft
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"os/signal"
@@ -16,6 +17,13 @@ import (
 // checkpoint while the exploration runs: a part done is worth a write,
 // but not a thousand of them a second.
 const checkpointInterval = 10 * time.Second
+
+// interruptedBefore records that an interrupt stopped a checkpointed
+// check of this process. An interrupt is the process's: the checks that
+// open their checkpoint after it do not run, rather than run on after
+// the check that caught it ends (go test runs a package's checks one
+// after another: Ctrl-C stopped the one running, and the next started).
+var interruptedBefore atomic.Bool
 
 // checkpoint is the checkpoint of a running check (WithCheckpoint).
 type checkpoint struct {
@@ -87,6 +95,9 @@ func openCheckpoint(c *config, prog string) (*checkpoint, error) {
 	if err := parallel.Writable(c.checkpoint); err != nil {
 		return nil, fmt.Errorf("%s cannot be written: %w", c.checkpoint, err)
 	}
+	if interruptedBefore.Load() {
+		return nil, fmt.Errorf("%w: an interrupt stopped an earlier check of this process; run again to explore, with the checkpoint %s", errNotRun, c.checkpoint)
+	}
 	ck.resume = s
 	ck.signals = make(chan os.Signal, 1)
 	ck.done = make(chan struct{})
@@ -95,11 +106,16 @@ func openCheckpoint(c *config, prog string) (*checkpoint, error) {
 		select {
 		case <-ck.signals:
 			ck.interrupted.Store(true)
+			interruptedBefore.Store(true)
 		case <-ck.done:
 		}
 	}()
 	return ck, nil
 }
+
+// errNotRun is the error of a checkpointed check that an interrupt
+// before it kept from running.
+var errNotRun = errors.New("not run")
 
 // close stops listening for interrupts: the next one ends the process
 // as it would have without the check.
@@ -160,6 +176,7 @@ func (ck *checkpoint) config(c *config) parallel.Checkpoint {
 			ck.progressed = ck.progressed || s.Progressed
 			return nil
 		},
+		Interrupted: ck.interrupted.Load,
 		Stop: func(n int64) bool {
 			if c.stopAfter > 0 && n >= c.stopAfter {
 				ck.interrupted.Store(true)

@@ -80,8 +80,9 @@ func TestCheckpoint(t *testing.T) {
 }
 
 // TestCheckpointInterrupt checks that an interrupt (SIGINT) stops a
-// check with a checkpoint, which fails saying so, and that the check run
-// again resumes from it.
+// check with a checkpoint, which fails saying so, that the checkpointed
+// checks of the process after it do not run, and that the check run
+// again (in a new process) resumes from it.
 func TestCheckpointInterrupt(t *testing.T) {
 	body := bench.Counter(2, true)
 	whole, err := weft.Explore(body, weft.WithEngine("dfs"), weft.WithWorkers(1))
@@ -105,10 +106,16 @@ func TestCheckpointInterrupt(t *testing.T) {
 		body()
 	}
 	opts := []weft.Option{weft.WithEngine("dfs"), weft.WithWorkers(2), weft.WithCheckpoint(file)}
+	t.Cleanup(weft.ForgetInterrupt)
 	first, err := weft.Explore(interrupting, opts...)
 	if err == nil || !strings.Contains(err.Error(), "interrupted after") || first.Exhaustive {
 		t.Fatalf("interrupted: exhaustive %v, error %v; want an interrupted error", first.Exhaustive, err)
 	}
+	other := filepath.Join(t.TempDir(), "other")
+	if _, err := weft.Explore(body, weft.WithEngine("dfs"), weft.WithCheckpoint(other)); err == nil || !strings.Contains(err.Error(), "not run: an interrupt stopped an earlier check") {
+		t.Errorf("a check after the interrupt: error %v, want it not run", err)
+	}
+	weft.ForgetInterrupt() // as a new process
 	got, err := weft.Explore(interrupting, opts...)
 	if err != nil || got.Executions != whole.Executions || got.Complete != whole.Complete || got.Blocked != whole.Blocked || !got.Exhaustive {
 		t.Errorf("resumed: %v, %v; want %v", outcome(got), err, outcome(whole))

@@ -6,6 +6,10 @@ import "time"
 // interrupt would.
 func StopAfter(n int64) Option { return func(c *config) { c.stopAfter = n } }
 
+// ForgetInterrupt lets the checkpointed checks run again after a test
+// interrupted one, which in a process stops the later ones.
+func ForgetInterrupt() { interruptedBefore.Store(false) }
+
 // ForgetGraph lets a test write WEFT_GRAPH again, which a process does once.
 func ForgetGraph() { graphWritten.Store(false) }
 

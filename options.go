@@ -147,9 +147,11 @@ func WithShard(i, n int) Option { return func(c *config) { c.shard, c.shards = i
 
 // WithCheckpoint keeps a checkpoint of the exploration in file, and
 // resumes from it when it exists: a run stopped by its timeout, by an
-// interrupt (SIGINT, Ctrl-C: the check then fails and says so) or killed,
-// and run again with the same file, explores only what the run before
-// had left, and ends with the counts of a run never stopped. The
+// interrupt (SIGINT, Ctrl-C: the check then fails and says so, and the
+// checkpointed checks that the process starts after it fail without
+// running) or killed, and run again with the same file, explores only
+// what the run before had left, and ends with the counts of a run never
+// stopped. The
 // exploration is cut into parts (as for WithShard: a start of a few
 // hundred executions, run again on resume, cuts it the same way each
 // time); the file records the parts done, written atomically when a part

@@ -154,6 +154,9 @@ type Checkpoint struct {
 	// this run so far, ends the exploration (an interrupt) when it
 	// returns true; the start of the exploration does not stop.
 	Stop func(executions int64) bool
+	// Interrupted, when set, reports an interrupt, which also stops a
+	// start: a start cut short adds nothing to the checkpoint.
+	Interrupted func() bool
 	// cutParts is how many parts the start of a part cut by an earlier
 	// run cuts it into: 0 for partsPerShard, fewer in tests, whose
 	// programs' parts are too small to need a second cut otherwise.

@@ -198,6 +198,10 @@ type part struct {
 	// the exploration's start, which every shard runs and shard 0
 	// counts, not those of the start of a part (see level).
 	common bool
+	// size is the number of events of the part's last execution in a
+	// start: the size of the graph that a part split from it then
+	// copies.
+	size int
 	// origin is the part of a level of a checkpointed exploration that
 	// the part is, or was split from after the level's start.
 	origin *origin
@@ -518,13 +522,25 @@ func (p *pool) place(body func(), l *level, rank int, pt *part) error {
 	return nil
 }
 
+// startEvents bounds the events that the parts of a start hold, each a
+// copy of the graph of the execution it split from: x/sync's TestWeighted,
+// whose executions have some 60,000 events, split its first as far as it
+// went, a copy per alternative, for minutes and gigabytes. The programs
+// of weft's tests and benchmarks, whose executions have at most a few
+// hundred events, never reach it.
+const startEvents = 1 << 22
+
 // spread runs the start of an exploration from root, one execution of
 // each part in turn, each then split as far as it goes, until there are
-// want parts or none left, and returns them in the order of their keys.
+// want parts, or parts that hold startEvents events, or none left, and
+// returns them in the order of their keys. The timeout, or an interrupt,
+// cuts it short (p.cut).
 func (p *pool) spread(body func(), root *part, want int) []*part {
 	live := []*part{root}
-	for len(live) > 0 && len(live) < want && !p.stopped.Load() {
+	held := 0 // the events the parts of the last round hold
+	for len(live) > 0 && len(live) < want && held < startEvents && !p.stopped.Load() && !p.cut {
 		var next []*part
+		held = 0
 		for _, pt := range live {
 			if p.stopped.Load() {
 				next = append(next, pt)
@@ -532,7 +548,7 @@ func (p *pool) spread(body func(), root *part, want int) []*part {
 			}
 			if !p.step(body, pt) {
 				if !pt.early.Ended && !p.stopped.Load() {
-					p.cut = true // by the timeout
+					p.cut = true
 				}
 				continue
 			}
@@ -541,7 +557,16 @@ func (p *pool) spread(body func(), root *part, want int) []*part {
 			// alternatives, end up in the most parts.
 			for todo := []*part{pt}; len(todo) > 0; todo = todo[1:] {
 				next = append(next, todo[0])
-				for n := p.split(todo[0], true); n != nil; n = p.split(todo[0], true) {
+				held += pt.size
+				for held+(len(todo)-1)*pt.size < startEvents {
+					if p.halted() {
+						p.cut = true
+						return nil
+					}
+					n := p.split(todo[0], true)
+					if n == nil {
+						break
+					}
 					todo = append(todo, n)
 				}
 			}
@@ -550,6 +575,19 @@ func (p *pool) spread(body func(), root *part, want int) []*part {
 		slices.SortFunc(live, byKey)
 	}
 	return live
+}
+
+// halted reports whether a start is to stop: the timeout passed, or an
+// interrupt came (Checkpoint.Interrupted).
+func (p *pool) halted() bool {
+	if !p.deadline.IsZero() && !time.Now().Before(p.deadline) {
+		return true
+	}
+	if c := p.ckpt; c != nil && c.ck.Interrupted != nil && c.ck.Interrupted() {
+		p.interrupted.Store(true)
+		return true
+	}
+	return false
 }
 
 // halve cuts the executions of a sampler's root into want parts or more,
@@ -595,6 +633,7 @@ func (p *pool) step(body func(), pt *part) bool {
 	p.executions.Add(int64(rep.Executions))
 	e := pt.early
 	add(&e.Stats, rep.Stats)
+	pt.size = rep.Steps
 	e.Bugs = append(e.Bugs, rep.Bugs...)
 	e.Ended, e.Exhaustive = rep.Ended, rep.Exhaustive
 	if e.Internal == "" {
@@ -604,7 +643,7 @@ func (p *pool) step(body func(), pt *part) bool {
 		p.stop(pt)
 		return false
 	}
-	return !rep.Ended && (p.deadline.IsZero() || time.Now().Before(p.deadline))
+	return !rep.Ended && !p.halted()
 }
 
 // finish records the report of the part pt, whose engine returned, and
