@@ -437,3 +437,33 @@ func TestBallast(t *testing.T) {
 		t.Errorf("the collector's goal was %d B with one worker and %d B with two, %d B after; want two workers' %d B (the ballast) above", during[1], during[2], base, parallel.BallastPerWorker)
 	}
 }
+
+// TestStartStops checks that the start of a sharded exploration whose
+// executions are long, with an alternative at almost every event, stops
+// at its timeout: it split its first execution, a copy of its graph per
+// alternative, for as long as that took.
+func TestStartStops(t *testing.T) {
+	body := func() {
+		var x atomic.Int64
+		g := weft.Go(func() {
+			for range 3000 {
+				x.Add(1)
+			}
+		})
+		for range 3000 {
+			x.Add(1)
+		}
+		g.Join()
+	}
+	cfg := config(t, "condpor", 1, false)
+	cfg.Runtime.MaxSteps = 10_000
+	cfg.Runtime.Timeout = 200 * time.Millisecond
+	cfg.Shards = 2
+	start := time.Now()
+	rep := parallel.Run(body, cfg)
+	// 25 times the timeout, for a loaded machine: the start that did not
+	// stop took 12 s.
+	if took := time.Since(start); rep.Ended || took > 5*time.Second {
+		t.Errorf("ended %v after %v; want it cut by its timeout of %v", rep.Ended, took, cfg.Runtime.Timeout)
+	}
+}
