@@ -95,22 +95,52 @@ func openCheckpoint(c *config, prog string) (*checkpoint, error) {
 	if err := parallel.Writable(c.checkpoint); err != nil {
 		return nil, fmt.Errorf("%s cannot be written: %w", c.checkpoint, err)
 	}
-	if interruptedBefore.Load() {
+	if interruptedBefore.Load() || c.interruptFile != "" && exists(c.interruptFile) {
 		return nil, fmt.Errorf("%w: an interrupt stopped an earlier check of this process; run again to explore, with the checkpoint %s", errNotRun, c.checkpoint)
 	}
 	ck.resume = s
 	ck.signals = make(chan os.Signal, 1)
 	ck.done = make(chan struct{})
 	signal.Notify(ck.signals, os.Interrupt)
+	// weft test keeps the interrupts from go test, which would not print
+	// the output of the package it runs, and from its test binaries: it
+	// makes a file instead.
+	var tick *time.Ticker
+	var poll <-chan time.Time
+	if c.interruptFile != "" {
+		tick = time.NewTicker(interruptPoll)
+		poll = tick.C
+	}
 	go func() {
-		select {
-		case <-ck.signals:
+		if tick != nil {
+			defer tick.Stop()
+		}
+		for {
+			select {
+			case <-ck.signals:
+			case <-poll:
+				if !exists(c.interruptFile) {
+					continue
+				}
+			case <-ck.done:
+				return
+			}
 			ck.interrupted.Store(true)
 			interruptedBefore.Store(true)
-		case <-ck.done:
+			return
 		}
 	}()
 	return ck, nil
+}
+
+// interruptPoll is how often a check looks for weft test's interrupt
+// file: an interrupt stops the exploration within about as long.
+const interruptPoll = 100 * time.Millisecond
+
+// exists reports whether file exists.
+func exists(file string) bool {
+	_, err := os.Stat(file)
+	return err == nil
 }
 
 // errNotRun is the error of a checkpointed check that an interrupt

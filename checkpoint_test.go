@@ -326,3 +326,30 @@ func TestCheckpointStalled(t *testing.T) {
 		t.Errorf("timeout in the start: error %v, progress %q; want the note", err, out.String())
 	}
 }
+
+// TestCheckpointInterruptFile checks that weft test's interrupt file
+// (WEFT_INTERRUPT), made while a checkpointed check runs, stops it as an
+// interrupt would, and that a check that finds it does not run.
+func TestCheckpointInterruptFile(t *testing.T) {
+	stop := filepath.Join(t.TempDir(), "interrupt")
+	t.Setenv("WEFT_INTERRUPT", stop)
+	t.Cleanup(weft.ForgetInterrupt)
+	body := bench.Counter(2, true)
+	var runs atomic.Int64
+	interrupting := func() {
+		if runs.Add(1) == 100 {
+			os.WriteFile(stop, nil, 0o666)
+		}
+		time.Sleep(time.Millisecond) // the file is looked for every 100 ms
+		body()
+	}
+	opts := []weft.Option{weft.WithEngine("dfs"), weft.WithWorkers(1)}
+	res, err := weft.Explore(interrupting, append(opts, weft.WithCheckpoint(filepath.Join(t.TempDir(), "ckpt")))...)
+	if err == nil || !strings.Contains(err.Error(), "interrupted after") || res.Exhaustive {
+		t.Errorf("interrupted by the file: exhaustive %v, error %v; want an interrupted error", res.Exhaustive, err)
+	}
+	weft.ForgetInterrupt() // another process, which finds the file
+	if _, err := weft.Explore(body, append(opts, weft.WithCheckpoint(filepath.Join(t.TempDir(), "ckpt")))...); err == nil || !strings.Contains(err.Error(), "not run") {
+		t.Errorf("the file there: error %v, want the check not run", err)
+	}
+}

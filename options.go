@@ -38,6 +38,10 @@ type config struct {
 	workers       int    // 0: GOMAXPROCS
 	shard, shards int    // shards 0: not sharded
 	checkpoint    string // the checkpoint file, "" for none
+	// interruptFile is weft test's (WEFT_INTERRUPT=FILE): it makes the
+	// file at the first interrupt, which its test binaries do not see
+	// (see openCheckpoint).
+	interruptFile string
 	// stopAfter, for tests, stops a checkpointed exploration after as
 	// many executions, as an interrupt would.
 	stopAfter int64
@@ -318,6 +322,9 @@ func (c *config) fromEnv(lookup func(string) (string, bool)) error {
 	}
 	if v, ok := get("WEFT_CHECKPOINT"); ok && !inherited {
 		c.checkpoint = v
+	}
+	if v, ok := get("WEFT_INTERRUPT"); ok && !inherited {
+		c.interruptFile = v
 	}
 	if v, ok := get("WEFT_REPLAY"); ok {
 		c.replay = v

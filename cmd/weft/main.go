@@ -45,7 +45,9 @@
 //	                   the check resumes from it (one check per file: select
 //	                   it with -run, or name a directory, dir/, which keeps
 //	                   a file per check; engines condpor, dfs, mpor and
-//	                   random)
+//	                   random). An interrupt (Ctrl-C) stops the checks,
+//	                   which write their checkpoints, and go test prints
+//	                   their output; a second ends them at once
 //	-pgo               compile the test binaries with weft's CPU profile
 //	                   (profile-guided optimization, go test -pgo): the
 //	                   explorations run a few percent faster, and the first

@@ -309,6 +309,10 @@ func test(args []string, stdout, stderr io.Writer) int {
 		stopFollowing = func() { close(stop); <-done }
 	}
 	env = append(env, "WEFT_PROGRESS="+target)
+	interrupt := filepath.Join(dir, "interrupt")
+	if c.checkpoint {
+		env = append(env, "WEFT_INTERRUPT="+interrupt)
+	}
 	// With -pgo, the test binaries are compiled with weft's profile, as
 	// this command is, unless the user chose one (go test's -pgo). Not
 	// the packages that the rewrite loads: go list -export compiles them
@@ -345,14 +349,40 @@ func test(args []string, stdout, stderr io.Writer) int {
 		cmd.Stdout = stderr
 	}
 	status := 0
+	interrupts := make(chan os.Signal, 2)
 	if c.checkpoint {
-		// An interrupt reaches the test binary too, which writes its
-		// checkpoint and ends: wait for it, and for go test's output.
-		ch := make(chan os.Signal, 1)
-		signal.Notify(ch, os.Interrupt)
-		defer signal.Stop(ch)
+		// go test stops at an interrupt without printing the output of
+		// the packages it runs: the checks' "interrupted after N
+		// executions" with their checkpoints. It runs in a group of its
+		// own, and the first interrupt makes a file instead, which the
+		// checks look for (weft.openCheckpoint): they write their
+		// checkpoints and stop, and go test ends as usual. The second
+		// ends it at once. In a group of its own, it would stop at a read
+		// of the terminal.
+		shield(cmd)
+		cmd.Stdin = nil
+		signal.Notify(interrupts, os.Interrupt)
+		defer signal.Stop(interrupts)
 	}
-	err = cmd.Run()
+	if err = cmd.Start(); err == nil {
+		ended := make(chan struct{})
+		go func() {
+			for n := 0; ; n++ {
+				select {
+				case <-interrupts:
+				case <-ended:
+					return
+				}
+				if n > 0 {
+					killGroup(cmd)
+					return
+				}
+				os.WriteFile(interrupt, nil, 0o666)
+			}
+		}()
+		err = cmd.Wait()
+		close(ended)
+	}
 	stopFollowing()
 	if err != nil {
 		var exit *exec.ExitError

@@ -1,0 +1,11 @@
+//go:build !unix
+
+package main
+
+import "os/exec"
+
+// shield does nothing: the interrupts reach cmd and its children too.
+func shield(*exec.Cmd) {}
+
+// killGroup ends the started cmd.
+func killGroup(cmd *exec.Cmd) { cmd.Process.Kill() }
