@@ -19,3 +19,10 @@ func CutParts(ck Checkpoint, n int) Checkpoint {
 	ck.cutParts = n
 	return ck
 }
+
+// WithStartEvents returns cfg with the events that the parts of a start
+// may hold bounded by n, not startEvents.
+func WithStartEvents(cfg Config, n int) Config {
+	cfg.startEvents = n
+	return cfg
+}

@@ -52,6 +52,9 @@ type Config struct {
 	// Shard and Shards select shard Shard of Shards (0 <= Shard < Shards);
 	// Shards 0 or 1 is the whole exploration.
 	Shard, Shards int
+	// startEvents is startEvents but in tests, whose programs would
+	// take seconds to reach it.
+	startEvents int
 }
 
 // partsPerShard is how many parts a sharded exploration splits into
@@ -538,7 +541,8 @@ const startEvents = 1 << 22
 func (p *pool) spread(body func(), root *part, want int) []*part {
 	live := []*part{root}
 	held := 0 // the events the parts of the last round hold
-	for len(live) > 0 && len(live) < want && held < startEvents && !p.stopped.Load() && !p.cut {
+	bound := cmp.Or(p.cfg.startEvents, startEvents)
+	for len(live) > 0 && len(live) < want && held < bound && !p.stopped.Load() && !p.cut {
 		var next []*part
 		held = 0
 		for _, pt := range live {
@@ -558,7 +562,7 @@ func (p *pool) spread(body func(), root *part, want int) []*part {
 			for todo := []*part{pt}; len(todo) > 0; todo = todo[1:] {
 				next = append(next, todo[0])
 				held += pt.size
-				for held+(len(todo)-1)*pt.size < startEvents {
+				for held+(len(todo)-1)*pt.size < bound {
 					if p.halted() {
 						p.cut = true
 						return nil

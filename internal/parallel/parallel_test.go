@@ -438,32 +438,54 @@ func TestBallast(t *testing.T) {
 	}
 }
 
-// TestStartStops checks that the start of a sharded exploration whose
-// executions are long, with an alternative at almost every event, stops
-// at its timeout: it split its first execution, a copy of its graph per
-// alternative, for as long as that took.
-func TestStartStops(t *testing.T) {
-	body := func() {
-		var x atomic.Int64
-		g := weft.Go(func() {
-			for range 3000 {
-				x.Add(1)
-			}
-		})
+// longExecutions has executions of 12,000 events, with an alternative at
+// almost every one.
+func longExecutions() {
+	var x atomic.Int64
+	g := weft.Go(func() {
 		for range 3000 {
 			x.Add(1)
 		}
-		g.Join()
+	})
+	for range 3000 {
+		x.Add(1)
 	}
+	g.Join()
+}
+
+// TestStartStops checks that the start of a sharded exploration whose
+// executions are long stops at its timeout: it split its first
+// execution, a copy of its graph per alternative, for as long as that
+// took.
+func TestStartStops(t *testing.T) {
 	cfg := config(t, "condpor", 1, false)
 	cfg.Runtime.MaxSteps = 10_000
 	cfg.Runtime.Timeout = 200 * time.Millisecond
 	cfg.Shards = 2
 	start := time.Now()
-	rep := parallel.Run(body, cfg)
+	rep := parallel.Run(longExecutions, cfg)
 	// 25 times the timeout, for a loaded machine: the start that did not
 	// stop took 12 s.
 	if took := time.Since(start); rep.Ended || took > 5*time.Second {
 		t.Errorf("ended %v after %v; want it cut by its timeout of %v", rep.Ended, took, cfg.Runtime.Timeout)
+	}
+}
+
+// TestStartHolds checks that the parts of the start of a sharded
+// exploration whose executions are long hold about as many events as
+// the start's bound, each a copy of the graph it split from, not one per
+// alternative (startEvents, here 1/16 of it).
+func TestStartHolds(t *testing.T) {
+	const bound = 1 << 18
+	cfg := config(t, "condpor", 1, false)
+	cfg.Runtime.MaxSteps = 10_000
+	cfg.Runtime.MaxExecutions = 1 // the start only
+	events := runtime.Run(longExecutions, cfg.Runtime).Steps
+	cfg.Runtime.Engine = engines["condpor"](engine.Config{Concolic: cfg.Runtime.Concolic})
+	cfg.Shards = 2
+	_, parts, _ := parallel.RunParts(longExecutions, parallel.WithStartEvents(cfg, bound), false)
+	// Shard 0 keeps every other part of the start.
+	if most := (bound/events + 2) / 2; parts == 0 || parts > most {
+		t.Errorf("%d parts in shard 0 of 2, of executions of %d events: want 1 to %d", parts, events, most)
 	}
 }
