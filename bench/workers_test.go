@@ -5,6 +5,7 @@ package bench
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"sync"
 	"syscall"
@@ -236,3 +237,45 @@ func BenchmarkShards(b *testing.B) {
 }
 
 func abs(x float64) float64 { return max(x, -x) }
+
+// BenchmarkCheckpoint explores GenMCFib(5) in runs cut short by a
+// timeout, each resuming from the checkpoint of the one before (go test
+// -bench Checkpoint ./bench), checks that the last run's counts are the
+// whole exploration's, and reports how many runs it took. Runs too short
+// for some parts (the largest hold thousands of executions) get them
+// done too: the next run cuts a part that a run began into parts.
+func BenchmarkCheckpoint(b *testing.B) {
+	bm, ok := Lookup("GenMCFib/5")
+	if !ok {
+		b.Fatal("no benchmark GenMCFib/5")
+	}
+	whole, err := weft.Explore(bm.Body(Condpor), weft.WithWorkers(1))
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, run := range []time.Duration{200 * time.Millisecond, 100 * time.Millisecond} {
+		b.Run(run.String(), func(b *testing.B) {
+			for b.Loop() {
+				file := filepath.Join(b.TempDir(), "ckpt")
+				runs := 0
+				for {
+					runs++
+					r, err := weft.Explore(bm.Body(Condpor), weft.WithWorkers(1), weft.WithCheckpoint(file), weft.WithTimeout(run))
+					if err != nil {
+						b.Fatal(err)
+					}
+					if r.Exhaustive {
+						if r.Executions != whole.Executions {
+							b.Errorf("%d executions after %d runs, want %d", r.Executions, runs, whole.Executions)
+						}
+						break
+					}
+					if runs == 1000 {
+						b.Fatalf("not done after %d runs of %v: %d executions", runs, run, r.Executions)
+					}
+				}
+				b.ReportMetric(float64(runs), "runs")
+			}
+		})
+	}
+}
