@@ -3,9 +3,15 @@
 package main
 
 import (
+	"os"
 	"os/exec"
 	"syscall"
 )
+
+// endings are the signals that end weft test at once, and the shielded
+// go test with it, which they would not reach otherwise (a CI job
+// cancelled).
+var endings = []os.Signal{syscall.SIGTERM, syscall.SIGHUP}
 
 // shield starts cmd in a process group of its own, which the terminal's
 // interrupts (Ctrl-C) do not reach.

@@ -363,17 +363,21 @@ func test(args []string, stdout, stderr io.Writer) int {
 		cmd.Stdin = nil
 		signal.Notify(interrupts, os.Interrupt)
 		defer signal.Stop(interrupts)
+		if len(endings) > 0 {
+			signal.Notify(interrupts, endings...)
+		}
 	}
 	if err = cmd.Start(); err == nil {
 		ended := make(chan struct{})
 		go func() {
 			for n := 0; ; n++ {
+				var sig os.Signal
 				select {
-				case <-interrupts:
+				case sig = <-interrupts:
 				case <-ended:
 					return
 				}
-				if n > 0 {
+				if n > 0 || sig != os.Interrupt {
 					killGroup(cmd)
 					return
 				}
