@@ -36,7 +36,7 @@ type checkpoint struct {
 	signals     chan os.Signal
 	done        chan struct{}
 	// progressed says that a write of this run added to the file it
-	// resumed from (see stalled).
+	// resumed from (see note).
 	progressed bool
 }
 
@@ -154,17 +154,13 @@ func (ck *checkpoint) close() {
 	close(ck.done)
 }
 
-// stalled says, once the exploration has stopped, that this run added
-// nothing to its checkpoint, neither a part done nor one begun, which
-// the next run would cut into parts: it stopped in the starts that cut
-// the exploration into parts, which every run repeats, and a run no
-// longer than this one would get no further.
-func (ck *checkpoint) stalled() bool { return !ck.progressed }
-
 // note is what a run cut short adds to the reason it stopped: nothing,
-// unless it is checkpointed and stalled.
+// unless it is checkpointed and added nothing to its checkpoint, neither
+// a part done nor one begun, which the next run would cut into parts: it
+// stopped in the starts that cut the exploration into parts, which every
+// run repeats, and a run no longer than this one would get no further.
 func (ck *checkpoint) note() string {
-	if ck == nil || !ck.stalled() {
+	if ck == nil || ck.progressed {
 		return ""
 	}
 	return " (this run added nothing to its checkpoint: it stopped before any part of the exploration ran past the starts that cut it into parts, which every run repeats; give the next run more time than this one)"

@@ -265,6 +265,26 @@ func follow(name string, w io.Writer, f *progressFilter, stop <-chan struct{}, d
 	}
 }
 
+// relay handles the signals that reach weft test while the shielded go
+// test cmd runs, until ended: the first interrupt makes the file that the
+// checks look for, a second, or a signal that ends weft test, ends cmd
+// and its group at once.
+func relay(signals <-chan os.Signal, ended <-chan struct{}, file string, cmd *exec.Cmd) {
+	for n := 0; ; n++ {
+		var sig os.Signal
+		select {
+		case sig = <-signals:
+		case <-ended:
+			return
+		}
+		if n > 0 || sig != os.Interrupt {
+			killGroup(cmd)
+			return
+		}
+		os.WriteFile(file, nil, 0o666)
+	}
+}
+
 // test runs weft test and returns its exit status.
 func test(args []string, stdout, stderr io.Writer) int {
 	c, err := parseTest(args, stderr)
@@ -349,7 +369,7 @@ func test(args []string, stdout, stderr io.Writer) int {
 		cmd.Stdout = stderr
 	}
 	status := 0
-	interrupts := make(chan os.Signal, 2)
+	var interrupts chan os.Signal
 	if c.checkpoint {
 		// go test stops at an interrupt without printing the output of
 		// the packages it runs: the checks' "interrupted after N
@@ -361,29 +381,15 @@ func test(args []string, stdout, stderr io.Writer) int {
 		// of the terminal.
 		shield(cmd)
 		cmd.Stdin = nil
-		signal.Notify(interrupts, os.Interrupt)
+		interrupts = make(chan os.Signal, 2)
+		signal.Notify(interrupts, append([]os.Signal{os.Interrupt}, endings...)...)
 		defer signal.Stop(interrupts)
-		if len(endings) > 0 {
-			signal.Notify(interrupts, endings...)
-		}
 	}
 	if err = cmd.Start(); err == nil {
 		ended := make(chan struct{})
-		go func() {
-			for n := 0; ; n++ {
-				var sig os.Signal
-				select {
-				case sig = <-interrupts:
-				case <-ended:
-					return
-				}
-				if n > 0 || sig != os.Interrupt {
-					killGroup(cmd)
-					return
-				}
-				os.WriteFile(interrupt, nil, 0o666)
-			}
-		}()
+		if interrupts != nil {
+			go relay(interrupts, ended, interrupt, cmd)
+		}
 		err = cmd.Wait()
 		close(ended)
 	}

@@ -45,6 +45,16 @@ func countsOf(s runtime.Stats) Counts {
 	return Counts{s.Executions, s.Complete, s.Blocked, s.Dropped}
 }
 
+// startCounts returns the counts of the executions that parts ran in a
+// start.
+func startCounts(parts []*part) Counts {
+	var c Counts
+	for _, pt := range parts {
+		c.add(countsOf(pt.early.Stats))
+	}
+	return c
+}
+
 func (c *Counts) add(d Counts) {
 	c.Executions += d.Executions
 	c.Complete += d.Complete
@@ -118,9 +128,13 @@ func (l Level) clone() Level {
 	return l
 }
 
-// check checks that the ranks of l's parts done and cut are ranks of its
-// parts, each at most once.
-func (l *Level) check() error {
+// check checks that l is the record of a start that cut its exploration
+// into parts parts with the counts start, and that the ranks of its
+// parts done and cut are ranks of its parts, each at most once.
+func (l *Level) check(parts int, start Counts) error {
+	if l.Parts != parts || l.Start != start {
+		return fmt.Errorf("%w: its start cut it into %d parts with %d executions, this start into %d parts with %d executions", ErrMismatch, l.Parts, l.Start.Executions, parts, start.Executions)
+	}
 	seen := map[int]bool{}
 	for _, r := range slices.Concat(ranks(l.Done, func(d Done) int { return d.Rank }), ranks(l.Cut, func(c *Cut) int { return c.Rank })) {
 		if r < 0 || r >= l.Parts || seen[r] {
@@ -249,10 +263,7 @@ func (c *checkpointer) root(parts []*part, start Counts) (*level, error) {
 	if r == nil {
 		return l, nil
 	}
-	if r.Parts != len(parts) || r.Start != start {
-		return nil, fmt.Errorf("%w: its start cut it into %d parts with %d executions, this start into %d parts with %d executions", ErrMismatch, r.Parts, r.Start.Executions, len(parts), start.Executions)
-	}
-	if err := r.check(); err != nil {
+	if err := r.check(len(parts), start); err != nil {
 		return nil, err
 	}
 	c.state.Level = r.Level.clone()
@@ -276,10 +287,8 @@ func (c *checkpointer) enter(l *level, cut *Cut, parts []*part, start Counts) (*
 			c.done(l, cut.Rank, start)
 			return nil, nil
 		}
-	} else if err := cut.check(); err != nil {
-		return nil, err
-	} else if cut.Parts != len(parts) || cut.Start != start {
-		return nil, fmt.Errorf("%w: the start of its part %d cut it into %d parts with %d executions, this start into %d parts with %d executions", ErrMismatch, cut.Rank, cut.Parts, cut.Start.Executions, len(parts), start.Executions)
+	} else if err := cut.check(len(parts), start); err != nil {
+		return nil, fmt.Errorf("its part %d: %w", cut.Rank, err)
 	}
 	sub := &level{parent: l, rank: cut.Rank, rec: &cut.Level, parts: parts}
 	if l.old != nil {

@@ -445,9 +445,7 @@ func (p *pool) open(body func(), root *part) error {
 	if p.ckpt != nil && !p.cut {
 		var start Counts
 		if p.cfg.Shard == 0 {
-			for _, pt := range p.started {
-				start.add(countsOf(pt.early.Stats))
-			}
+			start = startCounts(p.started)
 		}
 		var err error
 		if top, err = p.ckpt.root(live, start); err != nil {
@@ -508,11 +506,7 @@ func (p *pool) place(body func(), l *level, rank int, pt *part) error {
 	if p.cut {
 		return nil // the timeout cut its start short: nothing is known of it
 	}
-	var start Counts
-	for _, q := range p.started[first:] {
-		start.add(countsOf(q.early.Stats))
-	}
-	down, err := p.ckpt.enter(l, cut, parts, start)
+	down, err := p.ckpt.enter(l, cut, parts, startCounts(p.started[first:]))
 	if err != nil || down == nil {
 		return err
 	}
