@@ -51,6 +51,15 @@ type Splitter interface {
 	Split(c Config) Engine
 }
 
+// Sizer is implemented by splitters whose parts copy what they are split
+// from: Size is about how large a copy is, in events and view entries (a
+// view has an entry per goroutine). The start of a sharded exploration
+// bounds what its parts hold with it; without it, with the events of the
+// last execution.
+type Sizer interface {
+	Size() int
+}
+
 // Sampler is implemented by engines that sample executions, each drawn
 // afresh, rather than explore them all: their exploration is never
 // exhaustive, its parts (Splitter) end once they ran their executions,

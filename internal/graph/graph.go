@@ -893,6 +893,21 @@ func (g *Graph) keepAdded(ps []Pos) []Pos {
 // renumbered in the original addition order.
 func (g *Graph) Copy(v []int32) *Graph { return g.CopyInto(nil, v) }
 
+// Size returns what Copy copies: the number of g's events and of the
+// entries of their views. A view has an entry per goroutine, so that a
+// graph of many goroutines is far larger than its events.
+func (g *Graph) Size() int {
+	n := 0
+	for _, p := range g.Order {
+		ev := g.Ev(p)
+		n += 1 + len(ev.View)
+		if !sameView(ev.View, ev.HB) {
+			n += len(ev.HB)
+		}
+	}
+	return n
+}
+
 // CopyInto is Copy into c, a graph no longer used, whose arrays it reuses;
 // c may be nil. Engines recycle the graphs of finished frames this way, so
 // that an execution does not allocate its events anew.

@@ -201,9 +201,8 @@ type part struct {
 	// the exploration's start, which every shard runs and shard 0
 	// counts, not those of the start of a part (see level).
 	common bool
-	// size is the number of events of the part's last execution in a
-	// start: the size of the graph that a part split from it then
-	// copies.
+	// size is, after the part's last execution in a start, how much a
+	// part split from it copies (engine.Sizer).
 	size int
 	// origin is the part of a level of a checkpointed exploration that
 	// the part is, or was split from after the level's start.
@@ -519,12 +518,14 @@ func (p *pool) place(body func(), l *level, rank int, pt *part) error {
 	return nil
 }
 
-// startEvents bounds the events that the parts of a start hold, each a
-// copy of the graph of the execution it split from: x/sync's TestWeighted,
-// whose executions have some 60,000 events, split its first as far as it
-// went, a copy per alternative, for minutes and gigabytes. The programs
-// of weft's tests and benchmarks, whose executions have at most a few
-// hundred events, never reach it.
+// startEvents bounds what the parts of a start hold, each a copy of the
+// graph of the execution it split from, in events and their views'
+// entries (engine.Sizer): x/sync's TestWeighted, whose executions have
+// some 60,000 events, split its first as far as it went, a copy per
+// alternative, for minutes and gigabytes, and its TestGoLimit, 17,000
+// events of 1,025 goroutines, copied views of 1,025 entries for its
+// whole timeout. The programs of weft's tests and benchmarks never reach
+// it.
 const startEvents = 1 << 22
 
 // spread runs the start of an exploration from root, one execution of
@@ -632,6 +633,9 @@ func (p *pool) step(body func(), pt *part) bool {
 	e := pt.early
 	add(&e.Stats, rep.Stats)
 	pt.size = rep.Steps
+	if s, ok := pt.eng.(engine.Sizer); ok {
+		pt.size = s.Size()
+	}
 	e.Bugs = append(e.Bugs, rep.Bugs...)
 	e.Ended, e.Exhaustive = rep.Ended, rep.Exhaustive
 	if e.Internal == "" {

@@ -472,20 +472,22 @@ func TestStartStops(t *testing.T) {
 }
 
 // TestStartHolds checks that the parts of the start of a sharded
-// exploration whose executions are long hold about as many events as
-// the start's bound, each a copy of the graph it split from, not one per
-// alternative (startEvents, here 1/16 of it).
+// exploration whose executions are long hold about as much as the start's
+// bound, each a copy of the graph it split from (its events and their
+// views' entries, engine.Sizer), not one per alternative (startEvents,
+// here 1/16 of it).
 func TestStartHolds(t *testing.T) {
 	const bound = 1 << 18
 	cfg := config(t, "condpor", 1, false)
 	cfg.Runtime.MaxSteps = 10_000
 	cfg.Runtime.MaxExecutions = 1 // the start only
-	events := runtime.Run(longExecutions, cfg.Runtime).Steps
+	runtime.Run(longExecutions, cfg.Runtime)
+	size := cfg.Runtime.Engine.(engine.Sizer).Size()
 	cfg.Runtime.Engine = engines["condpor"](engine.Config{Concolic: cfg.Runtime.Concolic})
 	cfg.Shards = 2
 	_, parts, _ := parallel.RunParts(longExecutions, parallel.WithStartEvents(cfg, bound), false)
 	// Shard 0 keeps every other part of the start.
-	if most := (bound/events + 2) / 2; parts == 0 || parts > most {
-		t.Errorf("%d parts in shard 0 of 2, of executions of %d events: want 1 to %d", parts, events, most)
+	if most := (bound/size + 2) / 2; parts == 0 || parts > most {
+		t.Errorf("%d parts in shard 0 of 2, of graphs of size %d: want 1 to %d", parts, size, most)
 	}
 }

@@ -48,6 +48,15 @@ func (e *Engine) Split(c engine.Config) engine.Engine {
 	return &Engine{frames: []*frame{part}, started: true, sym: c.Concolic, Verify: e.Verify}
 }
 
+// Size implements engine.Sizer: a part split from the engine copies the
+// graph of one of its frames, at most the top one's.
+func (e *Engine) Size() int {
+	if len(e.frames) == 0 {
+		return 0
+	}
+	return e.frames[len(e.frames)-1].g.Size()
+}
+
 // whole returns the view of every event of g.
 func whole(g *graph.Graph) []int32 {
 	v := make([]int32, len(g.Threads))
