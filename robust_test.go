@@ -13,6 +13,7 @@ import (
 
 	"weft.dev/weft"
 	"weft.dev/weft/atomic"
+	"weft.dev/weft/sync"
 )
 
 // TestParallelChecks: checks of parallel tests run at once, each with its
@@ -275,4 +276,62 @@ func staleProgram(edited bool) {
 	}
 	weft.Assert(x.Load() == 0, "x = %d", x.Load())
 	g.Join()
+}
+
+// switched counts the executions of TestNondeterministicChannels'
+// programs, which pick their channels by it, as a program ranging over a
+// map picks them by its iteration order.
+var switched int
+
+// TestNondeterministicChannels: a program whose goroutine sends on, or
+// selects over, other channels when an execution is replayed than when it
+// was recorded is a Nondeterminism bug for every engine that replays, not
+// a crash of weft's (condpor replayed the send on the recorded channel's
+// locations) nor an exploration of executions the program cannot have (the
+// other engines compared the operations' kinds, not their channels).
+func TestNondeterministicChannels(t *testing.T) {
+	programs := map[string]func(){
+		"send": func() {
+			switched++
+			cs := []*weft.Chan[int]{weft.MakeChan[int](1), weft.MakeChan[int](1)}
+			var wg sync.WaitGroup
+			for i := range cs {
+				wg.Add(1)
+				weft.Go(func() {
+					defer wg.Done()
+					cs[(i+switched)%2].Send(1)
+				})
+			}
+			wg.Wait()
+		},
+		"select": func() {
+			switched++
+			a, b := weft.MakeChan[int](0), weft.MakeChan[int](0)
+			weft.Go(func() { a.Send(1) })
+			weft.Go(func() { b.Send(2) })
+			first, second := a, b
+			if switched%2 == 0 {
+				first, second = b, a
+			}
+			weft.Select(first.RecvCase(nil, nil), second.RecvCase(nil, nil))
+			weft.Select(first.RecvCase(nil, nil), second.RecvCase(nil, nil))
+		},
+	}
+	for name, body := range programs {
+		for _, eng := range []string{"condpor", "dfs", "random", "sdpor", "mpor", "qpor", "cdpor"} {
+			t.Run(name+"/"+eng, func(t *testing.T) {
+				switched = 0
+				res, _ := exploreWithin(t, body, weft.WithEngine(eng), weft.WithWorkers(1))
+				if eng == "random" {
+					// It replays no prefix: each execution is as it
+					// comes, and none is wrong.
+					if len(res.Bugs) > 0 {
+						t.Fatalf("random: %v", res.Bugs[0])
+					}
+					return
+				}
+				oneBug(t, res, weft.Nondeterminism, "did something different when the execution was replayed")
+			})
+		}
+	}
 }

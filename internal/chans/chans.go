@@ -475,6 +475,44 @@ func OpOf(l *event.Label, g int32, tok Token) Op {
 	return op
 }
 
+// SameOp is event.Label.SameOp for every kind of operation: for a channel
+// operation, whose object is its channels, that it is on the same channels
+// (SameChannels).
+func SameOp(a, b *event.Label) bool {
+	if !a.SameOp(b) {
+		return false
+	}
+	switch a.Kind {
+	case event.ChanMake, event.ChanSend, event.ChanRecv, event.ChanClose, event.ChanLen, event.ChanWait, event.Select:
+		return SameChannels(a, b)
+	}
+	return true
+}
+
+// SameChannels reports whether the channel operations of labels a and b,
+// of the same kind, are on the same channels: for a select or a wait, the
+// same cases in the same order, each on the same channel and in the same
+// direction. A replay compares them, the channels' IDs being the same in
+// every execution: a program that sends on another channel than the
+// recorded execution did (one chosen by a map's iteration order, say) is
+// nondeterministic.
+func SameChannels(a, b *event.Label) bool {
+	if a.B.N != b.B.N {
+		return false // the channel, or a make's capacity
+	}
+	ca, _ := a.A.P.([]Case)
+	cb, _ := b.A.P.([]Case)
+	if len(ca) != len(cb) {
+		return false
+	}
+	for i := range ca {
+		if ca[i].Chan != cb[i].Chan || ca[i].Send != cb[i].Send {
+			return false
+		}
+	}
+	return true
+}
+
 // Event converts r to what the operation returns to its goroutine. A
 // channel made returns its ID in V.N.
 func (r Result) Event(op *Op) event.Result {

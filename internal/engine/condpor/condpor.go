@@ -52,6 +52,7 @@ import (
 	"fmt"
 	"sync/atomic"
 
+	"weft.dev/weft/internal/chans"
 	"weft.dev/weft/internal/class"
 	"weft.dev/weft/internal/concolic"
 	"weft.dev/weft/internal/engine"
@@ -396,6 +397,9 @@ func (e *Engine) replay(x *engine.Exec) engine.Decision {
 	p := graph.Pos{T: t, I: e.cursor[t]}
 	ev := g.Ev(p)
 	if !e.matches(ev, &gr.Pending) {
+		if ev.Lab.SameKind(&gr.Pending) {
+			return engine.Diverged(t, fmt.Sprintf("goroutine g%d's operation #%d was a %v, now it is a %v on another object", t, p.I, ev.Lab.Kind, gr.Pending.Kind))
+		}
 		return engine.Diverged(t, fmt.Sprintf("goroutine g%d's operation #%d was %v, now it is %v", t, p.I, ev.Lab.Kind, gr.Pending.Kind))
 	}
 	if isChan(ev.Lab.Kind) {
@@ -574,8 +578,11 @@ func (e *Engine) matches(ev *graph.Event, l *event.Label) bool {
 	if ev.Kind == graph.Constraint && (r.A.N != l.A.N || r.B.N != l.B.N) {
 		return false // another condition: the program is nondeterministic
 	}
-	if l.Obj < 0 || isChan(l.Kind) {
-		return true // channels have locations of their own
+	if isChan(l.Kind) {
+		return chans.SameChannels(r, l) // channels have locations of their own
+	}
+	if l.Obj < 0 {
+		return true
 	}
 	// The object is mostly bound: bind's loops only for the first time.
 	if m := e.locOfObj(l.Obj); m >= 0 {

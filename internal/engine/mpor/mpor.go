@@ -36,6 +36,7 @@
 package mpor
 
 import (
+	"weft.dev/weft/internal/chans"
 	"weft.dev/weft/internal/engine"
 	"weft.dev/weft/internal/event"
 	"weft.dev/weft/internal/indep"
@@ -93,7 +94,7 @@ func (e *Engine) Step(x *engine.Exec) engine.Decision {
 		p := &e.stack[e.depth]
 		ch = p.Opts[p.I]
 		g := x.G[ch.G]
-		if g == nil || !e.m.Enabled(x, g) || p.Lab.Kind != event.Invalid && !p.Lab.SameOp(&g.Pending) {
+		if g == nil || !e.m.Enabled(x, g) || p.Lab.Kind != event.Invalid && !chans.SameOp(&p.Lab, &g.Pending) {
 			return interleave.Diverged(ch.G)
 		}
 		p.Lab = g.Pending

@@ -180,6 +180,11 @@ func (u *unfolding) find(o int32) int32 {
 	return o
 }
 
+// same reports whether a and b name one object (or both none).
+func (u *unfolding) same(a, b int32) bool {
+	return a == b || a >= 0 && b >= 0 && u.find(a) == u.find(b)
+}
+
 func (u *unfolding) union(a, b int32) {
 	a, b = u.find(a), u.find(b)
 	if a == b {
@@ -270,7 +275,9 @@ func (u *unfolding) event(g int32, pred *node, lab *event.Label, obj int32, ch e
 	}
 	u.name = buf
 	if n := u.events[string(buf)]; n != nil {
-		return n, n.ev.Kind == lab.Kind && n.op == lab.Op && n.ev.Effect == ev.Effect
+		// The same operation, on the same object or channels: a program
+		// that does another where it did this before is nondeterministic.
+		return n, n.ev.Kind == lab.Kind && n.op == lab.Op && n.ev.Effect == ev.Effect && u.same(n.obj, obj) && slices.Equal(n.ev.Chans, ev.Chans)
 	}
 	n = &node{id: int32(len(u.events)), g: g, op: lab.Op, obj: obj, ev: ev, owrite: ow, chanW: slices.Clone(cw), made: -1, nextObj: -1, childObj: -1}
 	if lab.Kind == event.ChanMake {

@@ -432,11 +432,11 @@ func (e *Engine) Step(x *engine.Exec) engine.Decision {
 		p := &e.stack[e.depth]
 		ch = p.opts[p.taken]
 		g := x.G[ch.G]
-		if g == nil || !e.m.Enabled(x, g) || p.lab.Kind != event.Invalid && !p.lab.SameOp(&g.Pending) {
+		if g == nil || !e.m.Enabled(x, g) || p.lab.Kind != event.Invalid && !chans.SameOp(&p.lab, &g.Pending) {
 			return interleave.Diverged(ch.G)
 		}
 		for _, q := range p.pend {
-			if h := x.G[q.g]; h == nil || !q.lab.SameOp(&h.Pending) {
+			if h := x.G[q.g]; h == nil || !chans.SameOp(&q.lab, &h.Pending) {
 				return interleave.Diverged(q.g)
 			}
 		}

@@ -1,0 +1,90 @@
+package chanprog
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"weft.dev/weft"
+	"weft.dev/weft/atomic"
+)
+
+// hostileBody is p's Body with its channels shifted by one place in every
+// execution, as a program that picks them in a map's iteration order does:
+// the program changes when weft replays an execution.
+func (p *Program) hostileBody() func() {
+	runs := 0
+	return func() {
+		runs++
+		made := make([]*weft.Chan[int64], len(p.Chans))
+		for i, c := range p.Chans {
+			if !c.Nil {
+				made[i] = weft.MakeChan[int64](c.Cap)
+			}
+		}
+		w := &weftObjects{
+			chans: make([]*weft.Chan[int64], len(p.Chans)),
+			xs:    make([]atomic.Int64, p.Atomics),
+			vs:    make([]weft.Var[int64], p.Vars),
+		}
+		for i := range made {
+			w.chans[i] = made[(i+runs)%len(made)]
+		}
+		gs := make([]*weft.Goroutine, len(p.Goroutines))
+		for g := 1; g < len(p.Goroutines); g++ {
+			gs[g] = weft.Go(func() { newMachine(p, g, w).run(p.Goroutines[g]) })
+		}
+		if newMachine(p, 0, w).run(p.Goroutines[0]) {
+			return
+		}
+		for _, g := range p.Wait {
+			gs[g].Join()
+		}
+	}
+}
+
+// TestHostilePrograms: generated programs whose channels change from one
+// execution to the next end, with every engine, in a report (most often
+// of nondeterminism), never in an internal error of weft's or a hang.
+// condpor replayed a send on the channel that the recorded execution sent
+// on, and failed when the graph did not fit (weft test on a goroutine per
+// entry of a map of channels); the programs the oracle draws are
+// deterministic, and could not have shown it.
+func TestHostilePrograms(t *testing.T) {
+	n, nondet := 0, 0
+	for i, p := range programs(11, 150) {
+		if len(p.Chans) < 2 {
+			continue
+		}
+		n++
+		for _, eng := range []string{"condpor", "dfs", "sdpor", "mpor", "qpor", "cdpor"} {
+			done := make(chan struct{})
+			var res weft.Result
+			var err error
+			go func() {
+				defer close(done)
+				res, err = weft.Explore(p.hostileBody(), weft.WithEngine(eng), weft.WithWorkers(1), weft.WithMaxExecutions(200))
+			}()
+			select {
+			case <-done:
+			case <-time.After(time.Minute):
+				t.Fatalf("program %d, %s: still running after a minute:\n%s", i, eng, p)
+			}
+			if err != nil {
+				t.Fatalf("program %d, %s: %v\n%s", i, eng, err, p)
+			}
+			for _, b := range res.Bugs {
+				if strings.Contains(b.Message, "internal error") {
+					t.Fatalf("program %d, %s: %v\n%s", i, eng, b, p)
+				}
+				if b.Kind == weft.Nondeterminism {
+					nondet++
+				}
+			}
+		}
+	}
+	t.Logf("%d programs, %d explorations ended in nondeterminism", n, nondet)
+	if nondet == 0 {
+		t.Error("no exploration found the programs nondeterministic")
+	}
+}
