@@ -58,7 +58,10 @@
 // start of every execution. The body and the goroutines it starts must be
 // deterministic apart from what weft controls: map iteration order, time,
 // math/rand and goroutines not started with Go make an execution impossible
-// to replay, which is reported as a Nondeterminism bug.
+// to replay, which is reported as a Nondeterminism bug. (Code that the
+// weft command rewrites ranges over maps in their keys' order and draws
+// math/rand's numbers from a sequence of its goroutine's, the same in
+// every execution.)
 //
 // Any number of checks run at once in a process (parallel tests), each
 // with its own state: a check finds what it finds alone, even when the

@@ -3,7 +3,9 @@
 // used as a value, a range over a channel, make of a named channel type,
 // the receive cases of a select that assign what they received, the
 // failures of a test that let it go on, subtests that are not function
-// literals of a test, and examples.
+// literals of a test, and examples; and what makes plain Go's random
+// choices the same in every execution: a range over a map (in its keys'
+// order), math/rand's functions and the runtime's random numbers.
 //
 // Programs written against weft's API do not need it; the rewriter
 // (internal/rewrite) documents which construct becomes what.

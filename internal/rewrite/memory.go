@@ -17,6 +17,7 @@ import (
 //	m[k], v, ok := m[k], range m, len(m)   weftrw.MapRead(m)[k], ...
 //	m[k] = v, delete(m, k), clear(m)  weftrw.MapWrite(m)[k] = v, ...
 //	for i, v := range s (a slice)     for i, v := range weftrw.Elems(s)
+//	for k, v := range m               for k, v := range weftrw.MapRange(weftrw.MapRead(m)): in the keys' order
 //
 // What may be shared: package variables (of the packages rewritten), local
 // variables that a function literal captures or whose address is taken,
@@ -46,7 +47,8 @@ const (
 // It runs after the other edits are registered, so that it knows the
 // statements they rewrite.
 func (r *rewriter) memory(f *ast.File) {
-	m := &memPass{r: r, shared: map[*types.Var]bool{}, ctx: map[ast.Expr]access{}, sets: map[*ast.AssignStmt]bool{}, elems: map[*ast.RangeStmt]bool{}}
+	m := &memPass{r: r, shared: map[*types.Var]bool{}, ctx: map[ast.Expr]access{}, sets: map[*ast.AssignStmt]bool{}, elems: map[*ast.RangeStmt]bool{},
+		sorted: map[*ast.RangeStmt]bool{}}
 	m.findShared(f)
 	ast.Inspect(f, m.context)
 	ast.Inspect(f, m.edit)
@@ -58,6 +60,10 @@ type memPass struct {
 	ctx    map[ast.Expr]access
 	sets   map[*ast.AssignStmt]bool // assignments rewritten as weftrw.Set
 	elems  map[*ast.RangeStmt]bool
+	// sorted are the ranges over maps that use the keys or values, which
+	// the rewrite ranges over in the keys' order (see weftrw.MapRange):
+	// their map read nests in that edit, as the element reads of elems.
+	sorted map[*ast.RangeStmt]bool
 }
 
 // rangesOverFuncs reports whether f's language version has range over
@@ -237,6 +243,9 @@ func (m *memPass) context(n ast.Node) bool {
 		switch m.under(n.X).(type) {
 		case *types.Map:
 			m.set(n.X, mapRead)
+			if m.r.rangeFunc && (used(n.Key) || used(n.Value)) {
+				m.sorted[n] = true
+			}
 		case *types.Slice:
 			_, fresh := ast.Unparen(n.X).(*ast.CompositeLit)
 			if v, ok := n.Value.(*ast.Ident); n.Value != nil && (!ok || v.Name != "_") && !fresh && m.r.rangeFunc {
@@ -429,6 +438,13 @@ func (m *memPass) edit(n ast.Node) bool {
 			m.setStmt(n)
 		}
 	case *ast.RangeStmt:
+		if m.sorted[n] {
+			r.use("weftrw")
+			x := n.X
+			r.replace(x.Pos(), x.End(), func() string {
+				return r.out(x.Pos()).gen("weftrw.MapRange(").part(x).gen(")").String()
+			})
+		}
 		if m.elems[n] {
 			r.use("weftrw")
 			x := n.X
@@ -503,4 +519,11 @@ func (m *memPass) setStmt(a *ast.AssignStmt) {
 		}
 		return o.gen(")").String()
 	})
+}
+
+// used reports whether e, a range loop's key or value, is used: given,
+// and not the blank identifier.
+func used(e ast.Expr) bool {
+	id, ok := e.(*ast.Ident)
+	return e != nil && (!ok || id.Name != "_")
 }

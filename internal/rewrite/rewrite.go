@@ -157,9 +157,30 @@ var stdPkgs = map[string]stdPkg{
 		"WithCancel", "WithCancelCause", "WithTimeout", "WithTimeoutCause", "WithDeadline", "WithDeadlineCause",
 		"WithValue", "WithoutCancel", "AfterFunc", "Cause", "Canceled", "DeadlineExceeded")},
 	"runtime": {alias: "weft", keep: true, names: map[string]string{"Gosched": "Yield"}},
+	// Their numbers and orders, drawn at random in every run, are the
+	// same in every execution of a check: see weft/rewritten.
+	"math/rand":    {alias: "weftrw", keep: true, names: randNames(false)},
+	"math/rand/v2": {alias: "weftrw", keep: true, names: randNames(true)},
+	"maps":         {alias: "weftrw", keep: true, names: map[string]string{"All": "MapAll", "Keys": "MapKeys", "Values": "MapValues"}},
 	// A check models no signals: see weft/rewritten.
 	"os/signal": {alias: "weftrw", keep: true, names: map[string]string{"Notify": "SignalNotify", "Stop": "SignalStop",
 		"NotifyContext": "SignalNotifyContext"}},
+}
+
+// randNames are the top-level functions of math/rand, or of math/rand/v2,
+// whose counterparts in weft/rewritten have the prefix Rand.
+func randNames(v2 bool) map[string]string {
+	names := []string{"Int", "Float64", "Float32", "ExpFloat64", "NormFloat64", "Perm", "Shuffle", "Uint32", "Uint64"}
+	if v2 {
+		names = append(names, "Int32", "Int32N", "Int64", "Int64N", "IntN", "N", "Uint", "Uint32N", "Uint64N", "UintN")
+	} else {
+		names = append(names, "Int31", "Int31n", "Int63", "Int63n", "Intn", "Read", "Seed")
+	}
+	m := map[string]string{}
+	for _, n := range names {
+		m[n] = "Rand" + n
+	}
+	return m
 }
 
 // atomicNames are the names of sync/atomic: its types, and its functions
