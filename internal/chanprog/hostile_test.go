@@ -43,42 +43,66 @@ func (p *Program) hostileBody() func() {
 	}
 }
 
+// alternate returns a body that runs a and b's bodies in turn: a program
+// that is another in every execution.
+func alternate(a, b *Program) func() {
+	runs := 0
+	ba, bb := a.Body(), b.Body()
+	return func() {
+		runs++
+		if runs%2 == 0 {
+			ba()
+		} else {
+			bb()
+		}
+	}
+}
+
 // TestHostilePrograms: generated programs whose channels change from one
-// execution to the next end, with every engine, in a report (most often
-// of nondeterminism), never in an internal error of weft's or a hang.
-// condpor replayed a send on the channel that the recorded execution sent
-// on, and failed when the graph did not fit (weft test on a goroutine per
-// entry of a map of channels); the programs the oracle draws are
-// deterministic, and could not have shown it.
+// execution to the next, and pairs of programs that run in turn, end with
+// every engine, with one worker or two, in a report (most often of
+// nondeterminism), never in an internal error of weft's or a hang. condpor
+// replayed a send on the channel that the recorded execution sent on, and
+// failed when the graph did not fit, and mpor indexed out of range (weft
+// test on a goroutine per entry of a map of channels); the programs the
+// oracle draws are deterministic, and could not have shown it.
 func TestHostilePrograms(t *testing.T) {
 	n, nondet := 0, 0
+	var prev *Program
 	for i, p := range programs(11, 150) {
-		if len(p.Chans) < 2 {
-			continue
+		bodies := map[string]func(){}
+		if len(p.Chans) >= 2 {
+			bodies["shifted channels"] = p.hostileBody()
 		}
-		n++
-		for _, eng := range []string{"condpor", "dfs", "sdpor", "mpor", "qpor", "cdpor"} {
-			done := make(chan struct{})
-			var res weft.Result
-			var err error
-			go func() {
-				defer close(done)
-				res, err = weft.Explore(p.hostileBody(), weft.WithEngine(eng), weft.WithWorkers(1), weft.WithMaxExecutions(200))
-			}()
-			select {
-			case <-done:
-			case <-time.After(time.Minute):
-				t.Fatalf("program %d, %s: still running after a minute:\n%s", i, eng, p)
-			}
-			if err != nil {
-				t.Fatalf("program %d, %s: %v\n%s", i, eng, err, p)
-			}
-			for _, b := range res.Bugs {
-				if strings.Contains(b.Message, "internal error") {
-					t.Fatalf("program %d, %s: %v\n%s", i, eng, b, p)
+		if prev != nil {
+			bodies["in turn with the one before"] = alternate(prev, p)
+		}
+		prev = p
+		for what, body := range bodies {
+			n++
+			for _, eng := range []string{"condpor", "dfs", "sdpor", "mpor", "qpor", "cdpor"} {
+				done := make(chan struct{})
+				var res weft.Result
+				var err error
+				go func() {
+					defer close(done)
+					res, err = weft.Explore(body, weft.WithEngine(eng), weft.WithWorkers(1+i%2), weft.WithMaxExecutions(200))
+				}()
+				select {
+				case <-done:
+				case <-time.After(time.Minute):
+					t.Fatalf("program %d, %s, %s: still running after a minute:\n%s", i, what, eng, p)
 				}
-				if b.Kind == weft.Nondeterminism {
-					nondet++
+				if err != nil {
+					t.Fatalf("program %d, %s, %s: %v\n%s", i, what, eng, err, p)
+				}
+				for _, b := range res.Bugs {
+					if strings.Contains(b.Message, "internal error") {
+						t.Fatalf("program %d, %s, %s: %v\n%s", i, what, eng, b, p)
+					}
+					if b.Kind == weft.Nondeterminism {
+						nondet++
+					}
 				}
 			}
 		}
