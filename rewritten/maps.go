@@ -18,9 +18,10 @@ import (
 //
 // Keys are ordered by value: numbers, strings, booleans, and arrays,
 // structs and interfaces of them, field by field (an interface by its
-// dynamic type's name first). Pointers and channels are ordered by
-// address, which differs from one execution to the next when allocations
-// do: a map keyed by them can still be reported as nondeterministic.
+// dynamic type's name first); pointers by what they point to (see
+// compareDeep). Two pointers to equal values are ordered by address,
+// which differs from one execution to the next when allocations do: a map
+// keyed by them can still be reported as nondeterministic.
 
 // MapRange yields the keys and values of m in the order of its keys: for
 // k, v := range m. As in Go, an entry deleted before its turn is not
@@ -95,7 +96,22 @@ func sortedKeys[M ~map[K]V, K comparable, V any](m M) ([]K, []entry[K, V]) {
 }
 
 // compareValues orders two values of the same comparable type.
-func compareValues(a, b reflect.Value) int {
+func compareValues(a, b reflect.Value) int { return compareDeep(a, b, 0) }
+
+// pointerDepth bounds how many pointers compareDeep follows: far enough for
+// a key that points to a struct that holds a name or a channel, not so far
+// that a key into a large graph of objects costs much.
+const pointerDepth = 3
+
+// compareDeep orders a and b, of the same type, by value. It orders two
+// pointers, which a map's keys often are (a set of *Client), by what they
+// point to, which the program made the same in every execution, where
+// their addresses differ: a weft channel by its ID, an object of weft's
+// sync types by its index in the execution, a struct by its fields; and
+// by address only when that is equal, or pointerDepth pointers away.
+// Slices, maps and functions, which a pointer's target may hold, are
+// ordered by their lengths and nil-ness.
+func compareDeep(a, b reflect.Value, depth int) int {
 	switch a.Kind() {
 	case reflect.Bool:
 		return cmp.Compare(b2i(a.Bool()), b2i(b.Bool()))
@@ -110,17 +126,29 @@ func compareValues(a, b reflect.Value) int {
 		return cmp.Or(cmp.Compare(real(x), real(y)), cmp.Compare(imag(x), imag(y)))
 	case reflect.String:
 		return strings.Compare(a.String(), b.String())
-	case reflect.Pointer, reflect.Chan, reflect.UnsafePointer:
+	case reflect.Pointer:
+		switch {
+		case a.Pointer() == b.Pointer():
+			return 0
+		case a.IsNil() || b.IsNil():
+			return cmp.Compare(b2i(!a.IsNil()), b2i(!b.IsNil()))
+		case depth < pointerDepth:
+			if c := compareDeep(a.Elem(), b.Elem(), depth+1); c != 0 {
+				return c
+			}
+		}
+		return cmp.Compare(a.Pointer(), b.Pointer())
+	case reflect.Chan, reflect.UnsafePointer:
 		return cmp.Compare(a.Pointer(), b.Pointer())
 	case reflect.Array:
 		for i := range a.Len() {
-			if c := compareValues(a.Index(i), b.Index(i)); c != 0 {
+			if c := compareDeep(a.Index(i), b.Index(i), depth); c != 0 {
 				return c
 			}
 		}
 	case reflect.Struct:
 		for i := range a.NumField() {
-			if c := compareValues(a.Field(i), b.Field(i)); c != 0 {
+			if c := compareDeep(a.Field(i), b.Field(i), depth); c != 0 {
 				return c
 			}
 		}
@@ -132,7 +160,20 @@ func compareValues(a, b reflect.Value) int {
 			ta, tb := a.Elem().Type(), b.Elem().Type()
 			return cmp.Or(strings.Compare(ta.String(), tb.String()), strings.Compare(ta.PkgPath(), tb.PkgPath()))
 		}
-		return compareValues(a.Elem(), b.Elem())
+		return compareDeep(a.Elem(), b.Elem(), depth)
+	case reflect.Slice:
+		if c := cmp.Compare(a.Len(), b.Len()); c != 0 || depth >= pointerDepth {
+			return c
+		}
+		for i := range a.Len() {
+			if c := compareDeep(a.Index(i), b.Index(i), depth+1); c != 0 {
+				return c
+			}
+		}
+	case reflect.Map:
+		return cmp.Compare(a.Len(), b.Len())
+	case reflect.Func:
+		return cmp.Compare(b2i(!a.IsNil()), b2i(!b.IsNil()))
 	}
 	return 0
 }

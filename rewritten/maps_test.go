@@ -33,6 +33,8 @@ func TestMapRange(t *testing.T) {
 		check("structs", keysOfMap(map[point]bool{{2, "a"}: true, {1, "b"}: true, {1, "a"}: true}), []string{"{1 a}", "{1 b}", "{2 a}"})
 		check("interfaces", keysOfMap(map[any]bool{"x": true, 2: true, nil: true, 1: true, false: true}), []string{"<nil>", "false", "1", "2", "x"})
 		check("arrays", keysOfMap(map[[2]float64]bool{{1, 2}: true, {1, -2}: true, {0, 5}: true}), []string{"[0 5]", "[1 -2]", "[1 2]"})
+		a, b, c := &point{2, "a"}, &point{1, "b"}, &point{1, "a"}
+		check("pointers", keysOfMap(map[*point]bool{a: true, b: true, c: true}), []string{"&{1 a}", "&{1 b}", "&{2 a}"})
 	}
 
 	m := map[int]string{1: "a", 2: "b", 3: "c", 4: "d"}
@@ -68,6 +70,10 @@ func TestMapRange(t *testing.T) {
 	}
 	check("MapAll", got, []string{"1 a", "2 b"})
 }
+
+// garbage is allocated between the clients of TestMapRangeReplays, so
+// that their addresses are not in the order they were made.
+var garbage [][]byte
 
 func keysOfMap[M ~map[K]V, K comparable, V any](m M) []string {
 	var out []string
@@ -117,6 +123,33 @@ func TestMapRangeReplays(t *testing.T) {
 	}
 	if len(res.Bugs) != 1 || res.Bugs[0].Kind != weft.AssertionFailed {
 		t.Fatalf("got bugs %v, want the assertion's", res.Bugs)
+	}
+	// A set of clients, pointers to structs that hold nothing but their
+	// channels: ordered by the channels' IDs, where their addresses
+	// differ from one execution to the next.
+	type client struct{ out *weft.Chan[int] }
+	res, err = weft.Explore(func() {
+		clients := map[*client]bool{}
+		for range 5 {
+			garbage = append(garbage, make([]byte, 24))
+			clients[&client{weft.MakeChan[int](1)}] = true
+		}
+		done := weft.MakeChan[int](0)
+		for c := range rewritten.MapRange(clients) {
+			weft.Go(func() {
+				c.out.Send(1)
+				done.Send(1)
+			})
+		}
+		for range 5 {
+			done.Recv()
+		}
+	}, weft.WithWorkers(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Bugs) > 0 {
+		t.Errorf("clients: got %v", res.Bugs[0])
 	}
 	res, err = weft.Explore(func() {
 		subs := map[string]*weft.Chan[int]{"a": weft.MakeChan[int](1), "bb": weft.MakeChan[int](1)}
