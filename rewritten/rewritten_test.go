@@ -3,10 +3,12 @@ package rewritten_test
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
 	"weft.dev/weft"
+	"weft.dev/weft/atomic"
 	weftcontext "weft.dev/weft/context"
 	"weft.dev/weft/rewritten"
 )
@@ -171,12 +173,33 @@ func TestRun(t *testing.T) {
 	if !outcomes[1] || !outcomes[2] {
 		t.Errorf("outcomes %v, want both orders", outcomes)
 	}
-	res, err := weft.Explore(func() { rewritten.Run(t, "nested", func(*testing.T) {}) })
+	// Inside a check, two subtests run in turn as parts of its body, each
+	// on a goroutine the caller waits for: the race of the second's
+	// goroutines is found, after the first's.
+	var order []string
+	res, err := weft.Explore(func() {
+		order = order[:0]
+		for _, name := range []string{"first", "second"} {
+			ok := rewritten.Run(t, name, func(*testing.T) {
+				var x atomic.Int32
+				g := weft.Go(func() { x.Store(1) })
+				if name == "second" {
+					weft.Assert(x.Load() == 0, "x is %d", x.Load())
+				}
+				g.Join()
+				order = append(order, name)
+			})
+			weft.Assert(ok, "t.Run returned false")
+		}
+	}, weft.WithWorkers(1))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res.Bugs) != 1 || res.Bugs[0].Kind != weft.Misuse || !strings.Contains(res.Bugs[0].Message, `t.Run("nested") inside a check`) {
-		t.Errorf("bugs %v, want a misuse", res.Bugs)
+	if len(res.Bugs) != 1 || res.Bugs[0].Kind != weft.AssertionFailed || !strings.Contains(res.Bugs[0].Message, "x is 1") {
+		t.Errorf("bugs %v, want the second subtest's assertion", res.Bugs)
+	}
+	if !slices.Equal(order, []string{"first"}) {
+		t.Errorf("the subtests that ended before the bug: %v, want the first", order)
 	}
 }
 

@@ -109,6 +109,9 @@ func copyModules(dir string, rw *rewrite.Rewritten) (map[string]string, error) {
 		if err != nil {
 			return nil, fmt.Errorf("copying module %s: %w", path, err)
 		}
+		if err := raiseGo(filepath.Join(m.Dir, "go.mod"), filepath.Join(copy, "go.mod"), path); err != nil {
+			return nil, fmt.Errorf("copying module %s: %w", path, err)
+		}
 		// The files the rewrite adds (the registration of package
 		// variables).
 		for name, data := range rw.Files {
@@ -122,6 +125,48 @@ func copyModules(dir string, rw *rewrite.Rewritten) (map[string]string, error) {
 		copies[path] = copy
 	}
 	return copies, nil
+}
+
+// rewrittenGo is the Go version of the code the rewrite writes (generics,
+// range over functions), when weft's own go.mod cannot be read.
+const rewrittenGo = "1.23"
+
+// raiseGo writes the go.mod of the copy of a module to rewrite, whose
+// original is at orig (or which has none), with a go line of at least
+// weft's version: the rewritten files take its language version, and
+// benbjohnson/clock's go 1.15 refused the type instantiations of weft's
+// channels.
+func raiseGo(orig, copy, path string) error {
+	want := rewrittenGo
+	if root, err := weftRoot(); err == nil {
+		if w, err := readMod(filepath.Join(root, "go.mod")); err == nil && w.Go != nil {
+			want = w.Go.Version
+		}
+	}
+	m, err := readMod(orig)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		m = &modfile.File{Syntax: &modfile.FileSyntax{}}
+		if err := m.AddModuleStmt(path); err != nil {
+			return err
+		}
+	case err != nil:
+		return err
+	}
+	if m.Go != nil && version.Compare("go"+m.Go.Version, "go"+want) >= 0 {
+		return nil
+	}
+	if err := m.AddGoStmt(want); err != nil {
+		return err
+	}
+	data, err := m.Format()
+	if err != nil {
+		return err
+	}
+	if err := os.Remove(copy); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return err
+	}
+	return os.WriteFile(copy, data, 0o644)
 }
 
 // outsideModCache returns an error when a file to rewrite is in the module
