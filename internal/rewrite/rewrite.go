@@ -132,8 +132,10 @@ const tempPrefix = "weft_"
 
 // stdPkg says what the names of a standard package become.
 type stdPkg struct {
-	alias string            // of the weft package in rewritten files
-	names map[string]string // name -> its counterpart in the weft package
+	alias string // of the weft package in rewritten files
+	// names maps a name to its counterpart in the weft package, or in
+	// another when it is qualified (weftrw.SetFinalizer).
+	names map[string]string
 	// keep says that the names not in names stay the standard library's;
 	// otherwise they are not supported yet.
 	keep bool
@@ -156,7 +158,8 @@ var stdPkgs = map[string]stdPkg{
 	"context": {alias: "weftcontext", names: same("Context", "CancelFunc", "CancelCauseFunc", "Background", "TODO",
 		"WithCancel", "WithCancelCause", "WithTimeout", "WithTimeoutCause", "WithDeadline", "WithDeadlineCause",
 		"WithValue", "WithoutCancel", "AfterFunc", "Cause", "Canceled", "DeadlineExceeded")},
-	"runtime": {alias: "weft", keep: true, names: map[string]string{"Gosched": "Yield"}},
+	"runtime": {alias: "weft", keep: true, names: map[string]string{"Gosched": "Yield",
+		"SetFinalizer": "weftrw.SetFinalizer", "AddCleanup": "weftrw.AddCleanup"}},
 	// Their numbers and orders, drawn at random in every run, are the
 	// same in every execution of a check: see weft/rewritten.
 	"math/rand":    {alias: "weftrw", keep: true, names: randNames(false)},
@@ -1087,9 +1090,13 @@ func (r *rewriter) selector(sel *ast.SelectorExpr) {
 		}
 		return
 	}
+	alias := std.alias
+	if a, n, ok := strings.Cut(name, "."); ok {
+		alias, name = a, n
+	}
 	r.rewritten[id] = true
-	r.use(std.alias)
-	r.replace(sel.Pos(), sel.End(), func() string { return std.alias + "." + name })
+	r.use(alias)
+	r.replace(sel.Pos(), sel.End(), func() string { return alias + "." + name })
 }
 
 // goStmt makes go f(x) weft.Go(func() { f(x) }), with the function value

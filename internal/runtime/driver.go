@@ -396,7 +396,7 @@ func (d *driver) begin() bool {
 	x.cur, x.next, x.failed = nil, nil, nil
 	x.unrun, x.picked = 0, nil
 	x.over, x.aborting = false, false
-	x.faulted = nil
+	x.faulted, x.finalizer = nil, ""
 	// The maps are empty in most executions: clear's call costs more
 	// than the look at their length.
 	if len(x.exhausted) > 0 {

@@ -42,6 +42,9 @@ type execution struct {
 	// exhausted holds the channels whose senders weft stopped exploring
 	// (see Exhaust).
 	exhausted map[chans.ID]string
+	// finalizer is where the program first set a finalizer that the
+	// execution dropped (see DropFinalizer), or "".
+	finalizer string
 	// faulted is the first bug the execution went on past (see
 	// engine.Continuer): it ends Buggy, with no other bug.
 	faulted *engine.Bug
@@ -444,7 +447,7 @@ func (x *execution) stop() {
 	case x.gs[0].Status != engine.Ended:
 		x.fail(&engine.Bug{Kind: engine.Deadlock, Message: "all goroutines are blocked: " + x.waits(waiting) + note, G: 0})
 	default:
-		x.fail(&engine.Bug{Kind: engine.GoroutineLeak, Message: "the body returned but goroutines are blocked forever: " + x.waits(waiting) + note, G: waiting[0].ID})
+		x.fail(&engine.Bug{Kind: engine.GoroutineLeak, Message: "the body returned but goroutines are blocked forever: " + x.waits(waiting) + note + x.finalizerNote(), G: waiting[0].ID})
 	}
 }
 

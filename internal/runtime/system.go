@@ -3,6 +3,7 @@ package runtime
 import (
 	"fmt"
 	"math/rand/v2"
+	"path/filepath"
 	"strings"
 	"unsafe"
 
@@ -185,10 +186,30 @@ func (x *execution) cut(waiting []*goroutine) bool {
 	}
 	x.fail(&engine.Bug{
 		Kind:    engine.GoroutineLeak,
-		Message: "the body returned but goroutines wait for a ticker that was never stopped, and would run on its ticks: " + strings.Join(who, "; ") + " (weft explores the first ticks of a ticker only)",
+		Message: "the body returned but goroutines wait for a ticker that was never stopped, and would run on its ticks: " + strings.Join(who, "; ") + " (weft explores the first ticks of a ticker only)" + x.finalizerNote(),
 		G:       waiting[0].ID,
 	})
 	return true
+}
+
+// DropFinalizer records that the calling goroutine set a finalizer or a
+// cleanup that its execution drops (see weft/rewritten's SetFinalizer): a
+// leak names the first, which might have stopped the goroutines.
+func DropFinalizer() {
+	x, _ := running("runtime.SetFinalizer")
+	if x.finalizer == "" {
+		p := callerPos()
+		x.finalizer = fmt.Sprintf("%s:%d", filepath.Base(p.File), p.Line)
+	}
+}
+
+// finalizerNote is what a leak report says of the finalizer the execution
+// dropped, if any.
+func (x *execution) finalizerNote() string {
+	if x.finalizer == "" {
+		return ""
+	}
+	return "; a finalizer or cleanup set at " + x.finalizer + " did not run (weft runs none, and Go does not promise to run them)"
 }
 
 // NoteDone sets the text that a traced execution shows for the calling
