@@ -40,6 +40,19 @@
 // a program then differs from the others in the orders of these steps
 // with the program's own operations, and in nothing the program cannot
 // tell apart.
+//
+// # Contexts made outside a check
+//
+// A context made by WithCancel, WithDeadline or their kin outside any
+// check (by a package as it initializes, or by a test's code around its
+// subtests, which weft test runs as plain Go) behaves there as the
+// standard library's, in virtual time, which stands still outside checks;
+// its Done is nil there, as no channel can be waited on outside a check.
+// Each execution of a check that uses it makes a context of its own from
+// it, at the first use: with the same parent and deadline (whose timer
+// fires at any point of the execution, as one set inside would), and
+// canceled from the start if it was canceled before the check. A cancel
+// inside a check cancels it for that execution only.
 package context
 
 import (
@@ -113,16 +126,27 @@ func TODO() Context { return emptyCtx{"context.TODO"} }
 // the returned cancel function is called or when the parent's Done
 // channel is closed, whichever happens first.
 func WithCancel(parent Context) (ctx Context, cancel CancelFunc) {
-	c := withCancel(parent)
-	return c, func() { c.cancel(Canceled, nil) }
+	c := newCanceler(parent)
+	return c.(Context), func() { c.cancel(Canceled, nil) }
 }
 
 // WithCancelCause behaves like WithCancel but returns a CancelCauseFunc:
 // calling it with a non-nil error records that error as the cause, which
 // Cause returns.
 func WithCancelCause(parent Context) (ctx Context, cancel CancelCauseFunc) {
-	c := withCancel(parent)
-	return c, func(cause error) { c.cancel(Canceled, cause) }
+	c := newCanceler(parent)
+	return c.(Context), func(cause error) { c.cancel(Canceled, cause) }
+}
+
+// newCanceler returns a cancelCtx, or outside any check an outsideCtx.
+func newCanceler(parent Context) canceler {
+	if parent == nil {
+		panic("cannot create context from nil parent")
+	}
+	if runtime.Outside() {
+		return withOutside(parent, time.Time{}, false, nil)
+	}
+	return withCancel(parent)
 }
 
 func withCancel(parent Context) *cancelCtx {
@@ -138,6 +162,11 @@ func withCancel(parent Context) *cancelCtx {
 // given to its CancelCauseFunc, or else its Err. It returns nil while c is
 // not canceled.
 func Cause(c Context) error {
+	if runtime.Outside() {
+		if oc, ok := c.Value(&outsideKey).(*outsideCtx); ok {
+			return oc.causeOutside()
+		}
+	}
 	if cc, ok := c.Value(&cancelCtxKey).(*cancelCtx); ok {
 		if cc.state.Load() == live {
 			noteDone("context.Cause(%s) = nil", cc.name)
@@ -284,11 +313,12 @@ func (c *cancelCtx) Err() error {
 	return c.err
 }
 
-// propagateCancel arranges for child to be canceled when parent is.
-func propagateCancel(parent Context, child canceler) {
+// propagateCancel arranges for child to be canceled when parent is, and
+// reports whether parent was canceled already, and child with it.
+func propagateCancel(parent Context, child canceler) bool {
 	done := parent.Done()
 	if done == nil {
-		return // parent is never canceled
+		return false // parent is never canceled
 	}
 	if p, ok := parentCancelCtx(parent); ok {
 		// A CompareAndSwap that changes nothing, for the step in which
@@ -298,11 +328,11 @@ func propagateCancel(parent Context, child canceler) {
 		if p.state.CompareAndSwap(live, live) {
 			noteDone("%s: add a child", p.name)
 			p.children = append(p.children, child)
-		} else {
-			noteDone("%s is canceled: cancel the new child", p.name)
-			child.cancel(p.err, p.cause)
+			return false
 		}
-		return
+		noteDone("%s is canceled: cancel the new child", p.name)
+		child.cancel(p.err, p.cause)
+		return true
 	}
 	// A Context of the program's own: watch it, as the standard library
 	// does.
@@ -311,6 +341,7 @@ func propagateCancel(parent Context, child canceler) {
 			child.cancel(parent.Err(), Cause(parent))
 		}
 	})
+	return false
 }
 
 func (c *cancelCtx) cancel(err, cause error) { c.cancelAt(err, cause, nil) }
@@ -363,29 +394,35 @@ func WithDeadlineCause(parent Context, d time.Time, cause error) (Context, Cance
 	if parent == nil {
 		panic("cannot create context from nil parent")
 	}
+	if runtime.Outside() {
+		c := withOutside(parent, d, true, cause)
+		return c, func() { c.cancel(Canceled, nil) }
+	}
 	if cur, ok := parent.Deadline(); ok && cur.Before(d) {
 		// The current deadline is already sooner than the new one.
 		return WithCancel(parent)
 	}
-	c := &timerCtx{deadline: d}
-	c.Context = parent
-	c.name = newName("context.WithDeadline")
-	c.done = weft.MakeChan[struct{}](0)
+	c := newTimerCtx(parent, d)
+	stop := func() { c.cancel(Canceled, nil) }
+	// As in the standard library, c joins its parent first: a parent
+	// canceled already cancels it, with the parent's error, and no timer
+	// is set (one set first could fire before, and c would be past its
+	// deadline where Go has it canceled).
+	if propagateCancel(parent, c) {
+		return c, stop
+	}
 	dur := wtime.Until(d)
 	if dur <= 0 {
-		propagateCancel(parent, c)
 		c.cancel(DeadlineExceeded, cause) // the deadline has already passed
-		return c, func() { c.cancel(Canceled, nil) }
+		return c, stop
 	}
 	// The timer's firing is the cancel: its CompareAndSwap on c.state
-	// fails when c was canceled first, which stops the timer. So a
-	// cancel need not stop it, and the timer, set before c is added to
-	// parent, is there for whoever cancels c.
+	// fails when c was canceled first (by its parent since it joined it,
+	// say), which stops the timer. So a cancel need not stop it.
 	timerhook.Fire(dur, func(at func()) bool {
 		return c.cancelAt(DeadlineExceeded, cause, at)
 	})
-	propagateCancel(parent, c)
-	return c, func() { c.cancel(Canceled, nil) }
+	return c, stop
 }
 
 // WithTimeout returns WithDeadline(parent, time.Now().Add(timeout)), in
@@ -408,6 +445,16 @@ type timerCtx struct {
 }
 
 func (c *timerCtx) Deadline() (time.Time, bool) { return c.deadline, true }
+
+// newTimerCtx returns a timerCtx of parent with deadline d, not yet a
+// child of parent, with no timer.
+func newTimerCtx(parent Context, d time.Time) *timerCtx {
+	c := &timerCtx{deadline: d}
+	c.Context = parent
+	c.name = newName("context.WithDeadline")
+	c.done = weft.MakeChan[struct{}](0)
+	return c
+}
 
 // WithValue returns a copy of parent in which the value associated with
 // key is val. The key must be comparable and should not be of a built-in

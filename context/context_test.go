@@ -112,3 +112,21 @@ func TestWithoutCancel(t *testing.T) {
 		t.Fatalf("bugs %v", res.Bugs)
 	}
 }
+
+// TestDeadlineOfCanceledParent: a context with a deadline made from a
+// canceled parent is canceled with the parent's error, as in Go, in every
+// execution: its timer, set before it joined the parent, could fire first
+// and make it DeadlineExceeded.
+func TestDeadlineOfCanceledParent(t *testing.T) {
+	res := explore(t, func() {
+		parent, cancel := context.WithCancelCause(context.Background())
+		cancel(errors.New("boom"))
+		child, stop := context.WithTimeout(parent, time.Second)
+		defer stop()
+		weft.Assert(errors.Is(child.Err(), context.Canceled), "child.Err() = %v", child.Err())
+		weft.Assert(context.Cause(child).Error() == "boom", "Cause(child) = %v", context.Cause(child))
+	})
+	if len(res.Bugs) > 0 || res.Complete != 1 {
+		t.Errorf("got %+v, want one execution and no bug", res)
+	}
+}

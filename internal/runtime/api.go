@@ -57,10 +57,10 @@ func outside(what string) string {
 		at = fmt.Sprintf(" at %s:%d", p.File, p.Line)
 	}
 	if initializing() {
-		return fmt.Sprintf("weft: %s called%s while its package initializes, outside any check: weft's channels, contexts and timers "+
-			"exist only inside the body given to weft.Check or weft.Explore, each execution its own, and code that makes them as its "+
-			"package initializes (a package variable, an init function, as rewritten by weft test) cannot be checked as it is: "+
-			"a package initializes before any check runs", what, at)
+		return fmt.Sprintf("weft: %s called%s while its package initializes, outside any check: weft's timers, and the operations "+
+			"of its channels and sync objects, exist only inside the body given to weft.Check or weft.Explore, each execution its own, "+
+			"and code that uses them as its package initializes (a package variable, an init function, as rewritten by weft test) "+
+			"cannot be checked as it is: a package initializes before any check runs", what, at)
 	}
 	return fmt.Sprintf("weft: %s called%s outside a running check (use it inside the body given to weft.Check or weft.Explore)", what, at)
 }
