@@ -55,6 +55,7 @@ const (
 	Cancel               // cancel()
 	Done                 // select { case <-ctx.Done(): r = -3; case r = <-ch: }
 	Assert               // weft.Assert(r != V)
+	Child                // c := context.WithTimeout(ctx, D) (checked: see Invariant); select { case <-c.Done(): r = -4; case r = <-ch: }; stop c
 	numOps
 )
 
@@ -68,7 +69,7 @@ type Stmt struct {
 // cost is s's share of its program's cost (see MaxCost).
 func (s Stmt) cost() int {
 	switch s.Op {
-	case RecvOrTime, Sleep, Reset:
+	case RecvOrTime, Sleep, Reset, Child:
 		return 1
 	case AfterFunc, Ticker:
 		// A goroutine more, or up to MaxTicks firings.
@@ -78,7 +79,7 @@ func (s Stmt) cost() int {
 }
 
 // MaxCost bounds the cost of a generated program: a timer (T, a Sleep, a
-// time.After, a Reset) costs 1, and so does a context (its mutex and
+// time.After, a Reset, a Child's) costs 1, and so does a context (its mutex and
 // channels); WithTimeout's (a context and a timer), an AfterFunc (a timer
 // and a goroutine) and a ticker (a timer that fires up to MaxTicks times)
 // cost 2. So dfs, which explores every interleaving of the clock's and the
@@ -125,12 +126,12 @@ func (p *Program) stmt(rng *rand.Rand, g, budget int, dur func() time.Duration) 
 		switch {
 		case s.cost() > budget,
 			(s.Op == RecvTimer || s.Op == Stop || s.Op == Reset) && p.Timer == 0,
-			(s.Op == Cancel || s.Op == Done) && p.Ctx == NoCtx:
+			(s.Op == Cancel || s.Op == Done || s.Op == Child) && p.Ctx == NoCtx:
 			continue
 		case s.Op == Assert:
 			// Values the register may hold: the other goroutine's
 			// sends, the timeout and timer outcomes, Stop's results.
-			vals := []int{0, -1, -2, -3, 1, 2, 10 * (2 - g), 10*(2-g) + 1}
+			vals := []int{0, -1, -2, -3, -4, 1, 2, 10 * (2 - g), 10*(2-g) + 1}
 			s.V = vals[rng.IntN(len(vals))]
 		}
 		return s
@@ -235,9 +236,24 @@ func (s Stmt) run(r int, ch *weft.Chan[int], flag *atomic.Int64, tm *time.Timer,
 		}
 	case Assert:
 		weft.Assert(r != s.V, "r = %d", r)
+	case Child:
+		before := ctx.Err()
+		c, stop := context.WithTimeout(ctx, s.D)
+		if before != nil {
+			weft.Assert(c.Err() == before, "%s: a context made from a canceled one has its error %v, not %v", Invariant, before, c.Err())
+		}
+		if weft.Select(c.Done().RecvCase(nil, nil), ch.RecvCase(&r, nil)) == 0 {
+			r = -4
+		}
+		stop()
 	}
 	return r
 }
+
+// Invariant starts the message of a failed assert that a program makes of
+// what Go guarantees, whatever the interleaving: one that fails is a bug of
+// weft's model, not of the program.
+const Invariant = "Go's invariant"
 
 var opNames = [numOps]string{
 	Send: "ch <- %[1]d", Recv: "r = <-ch", RecvOrTime: "select { case r = <-ch: case <-time.After(%[2]v): r = -1 }",
@@ -246,6 +262,7 @@ var opNames = [numOps]string{
 	AfterFunc: "time.AfterFunc(%[2]v, func() { flag.Store(%[1]d) })", LoadFlag: "r = flag.Load()",
 	Ticker: "tk := time.NewTicker(%[2]v); twice: select { case <-tk.C: r++; case <-ctx.Done() (or <-ch): break }; tk.Stop()",
 	Cancel: "cancel()", Done: "select { case <-ctx.Done(): r = -3; case r = <-ch: }", Assert: "assert r != %[1]d",
+	Child: "c, stop := context.WithTimeout(ctx, %[2]v) (its Err that of ctx, if canceled before); select { case <-c.Done(): r = -4; case r = <-ch: }; stop()",
 }
 
 // String writes p as pseudo-Go, for the report of a failure.
