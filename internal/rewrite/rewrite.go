@@ -418,6 +418,38 @@ func (r *rewriter) file(f *ast.File) {
 	r.memory(f)
 }
 
+// goleakChecks maps the functions of go.uber.org/goleak that look at every
+// goroutine of the process to the helpers of weft/rewritten that call them
+// outside checks only: inside one, they found the check's own goroutines,
+// and weft finds the execution's leaks itself.
+var goleakChecks = map[string]string{"VerifyNone": "OutsideOnly", "Find": "OutsideOnlyErr"}
+
+// goleak makes a call of goleak.VerifyNone(t, opts...) or goleak.Find(opts...)
+// weftrw.OutsideOnly(goleak.VerifyNone, t, opts...), or OutsideOnlyErr: its
+// arguments are evaluated where they were (a deferred call's at the defer).
+func (r *rewriter) goleak(call *ast.CallExpr) {
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return
+	}
+	fn, ok := r.info.Uses[sel.Sel].(*types.Func)
+	if !ok || fn.Pkg() == nil || fn.Pkg().Path() != "go.uber.org/goleak" {
+		return
+	}
+	helper, ok := goleakChecks[fn.Name()]
+	if !ok {
+		return
+	}
+	sep := ", "
+	if len(call.Args) == 0 {
+		sep = ""
+	}
+	r.use("weftrw")
+	r.replace(call.Fun.Pos(), call.Lparen+1, func() string {
+		return r.out(call.Pos()).gen("weftrw." + helper + "(").part(call.Fun).gen(sep).String()
+	})
+}
+
 // runtimeRand maps the runtime's random functions that code links to
 // (go:linkname) to their counterparts in package rewritten.
 var runtimeRand = map[string]string{
@@ -789,6 +821,7 @@ func (r *rewriter) call(call *ast.CallExpr) {
 		r.conversion(call, tv.Type)
 		return
 	}
+	r.goleak(call)
 	r.outsideChannels(call)
 	id, ok := ast.Unparen(call.Fun).(*ast.Ident)
 	if !ok {
