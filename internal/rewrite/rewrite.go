@@ -159,7 +159,7 @@ var stdPkgs = map[string]stdPkg{
 		"WithCancel", "WithCancelCause", "WithTimeout", "WithTimeoutCause", "WithDeadline", "WithDeadlineCause",
 		"WithValue", "WithoutCancel", "AfterFunc", "Cause", "Canceled", "DeadlineExceeded")},
 	"runtime": {alias: "weft", keep: true, names: map[string]string{"Gosched": "Yield",
-		"SetFinalizer": "weftrw.SetFinalizer", "AddCleanup": "weftrw.AddCleanup"}},
+		"SetFinalizer": "weftrw.SetFinalizer", "AddCleanup": "weftrw.AddCleanup", "NumGoroutine": "weftrw.NumGoroutine"}},
 	// Their numbers and orders, drawn at random in every run, are the
 	// same in every execution of a check: see weft/rewritten.
 	"math/rand":    {alias: "weftrw", keep: true, names: randNames(false)},

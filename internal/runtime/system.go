@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"unsafe"
 
@@ -190,6 +191,26 @@ func (x *execution) cut(waiting []*goroutine) bool {
 		G:       waiting[0].ID,
 	})
 	return true
+}
+
+// NumGoroutine is runtime.NumGoroutine for the calling goroutine: inside a
+// check, the goroutines of the running execution that have not ended (but
+// the system goroutines of weft's models), and the test binary's main
+// goroutine; outside, the process's. It is no operation of its own: the
+// engines do not order it with the ends of goroutines, and a program that
+// branches on it may not get every value that some interleaving gives.
+func NumGoroutine() int {
+	w := lookup(self())
+	if w == nil {
+		return runtime.NumGoroutine()
+	}
+	n := 1
+	for _, g := range w.g.x.gs {
+		if g != nil && !g.system && g.Status != engine.Ended {
+			n++
+		}
+	}
+	return n
 }
 
 // DropFinalizer records that the calling goroutine set a finalizer or a

@@ -29,7 +29,7 @@ func TestSetFinalizer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res.Bugs) != 1 || res.Bugs[0].Kind != weft.GoroutineLeak || !strings.Contains(res.Bugs[0].Message, "a finalizer or cleanup set at finalizer_test.go:") {
+	if len(res.Bugs) != 1 || res.Bugs[0].Kind != weft.GoroutineLeak || !strings.Contains(res.Bugs[0].Message, "a finalizer or cleanup set at goruntime_test.go:") {
 		t.Errorf("got %v, want a leak that names the finalizer", res.Bugs)
 	}
 	for range 3 {
@@ -51,4 +51,29 @@ func TestSetFinalizer(t *testing.T) {
 		}
 	}
 	t.Error("the finalizer set outside a check did not run")
+}
+
+// TestNumGoroutine: inside a check, runtime.NumGoroutine counts the
+// execution's goroutines that have not ended and the test binary's main
+// goroutine, whatever weft runs the check on; outside, the process's.
+func TestNumGoroutine(t *testing.T) {
+	if n, want := rewritten.NumGoroutine(), goruntime.NumGoroutine(); n != want {
+		t.Errorf("outside a check: %d, want runtime's %d", n, want)
+	}
+	res, err := weft.Explore(func() {
+		before := rewritten.NumGoroutine()
+		weft.Assert(before == 2, "before: %d", before)
+		c := weft.MakeChan[int](0)
+		g := weft.Go(func() { c.Recv() })
+		weft.Assert(rewritten.NumGoroutine() == 3, "with g1 waiting: %d", rewritten.NumGoroutine())
+		c.Send(1)
+		g.Join()
+		weft.Assert(rewritten.NumGoroutine() == before, "after g1 ended: %d", rewritten.NumGoroutine())
+	}, weft.WithWorkers(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Bugs) > 0 {
+		t.Error(res.Bugs[0])
+	}
 }

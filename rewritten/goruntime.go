@@ -38,3 +38,9 @@ func AddCleanup[T, S any](ptr *T, cleanup func(S), arg S) goruntime.Cleanup {
 	runtime.DropFinalizer()
 	return goruntime.Cleanup{}
 }
+
+// NumGoroutine is runtime.NumGoroutine: inside a check, the execution's
+// goroutines that have not ended, and the test binary's main goroutine,
+// not the goroutines of weft's that run the check (see the runtime's
+// NumGoroutine).
+func NumGoroutine() int { return runtime.NumGoroutine() }
