@@ -134,6 +134,20 @@ func Fail(t testing.TB) {
 	weft.Assert(false, "the test failed (t.Fail)")
 }
 
+// Cleanup is t.Cleanup in a test that weft test rewrote: inside a check,
+// f runs in each execution when the body returns, the last added first, as
+// testing runs it when the test returns (testing would run it after the
+// check, outside it, where a channel operation of f's panicked; and a
+// goroutine that f would have let go was a leak); outside, testing's.
+func Cleanup(t testing.TB, f func()) {
+	t.Helper()
+	if runtime.Outside() {
+		t.Cleanup(f)
+		return
+	}
+	runtime.Cleanup(f)
+}
+
 // Parallel is t.Parallel in a test that weft test rewrote, where it is not
 // the first statement of the test (which stays testing's, outside the
 // check): inside a check it runs on a goroutine of weft's, where testing's

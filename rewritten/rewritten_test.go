@@ -219,3 +219,35 @@ func TestContexts(t *testing.T) {
 		weft.Assert(rewritten.StdContext(nil) == nil && rewritten.WeftContext(nil) == nil, "nil converted to a context")
 	})
 }
+
+// TestCleanup: inside a check, t.Cleanup's functions run in each execution
+// when the body returns, the last added first (one added by a cleanup
+// next), as modelled operations of the body: a goroutine that a cleanup
+// receives from is no leak. Outside, they are testing's.
+func TestCleanup(t *testing.T) {
+	var order []int
+	res, err := weft.Explore(func() {
+		order = order[:0]
+		done := weft.MakeChan[bool](0)
+		weft.Go(func() { done.Send(true) })
+		rewritten.Cleanup(t, func() {
+			order = append(order, 1)
+			done.Recv()
+		})
+		rewritten.Cleanup(t, func() {
+			order = append(order, 2)
+			rewritten.Cleanup(t, func() { order = append(order, 3) })
+		})
+	}, weft.WithWorkers(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Bugs) > 0 || !res.Exhaustive || !slices.Equal(order, []int{2, 3, 1}) {
+		t.Errorf("bugs %v, exhaustive %v, cleanups ran in the order %v, want [2 3 1]", res.Bugs, res.Exhaustive, order)
+	}
+	ran := false
+	t.Run("outside", func(t *testing.T) { rewritten.Cleanup(t, func() { ran = true }) })
+	if !ran {
+		t.Error("the cleanup of a subtest outside any check did not run when it ended")
+	}
+}

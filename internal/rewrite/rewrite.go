@@ -637,7 +637,7 @@ func (r *rewriter) testFunc(params *ast.FieldList, body *ast.BlockStmt) {
 		}
 		// Plain Go, outside any check: t.Parallel is testing's, and a
 		// failure is the test's.
-		for _, m := range []string{"Parallel", "Error", "Errorf", "Fail", "Fatal", "Fatalf", "FailNow"} {
+		for _, m := range []string{"Parallel", "Error", "Errorf", "Fail", "Fatal", "Fatalf", "FailNow", "Cleanup"} {
 			if r.isTMethod(call, m) {
 				r.handled[call] = true
 			}
@@ -795,7 +795,7 @@ func (r *rewriter) commaOK(e ast.Expr) {
 }
 
 func (r *rewriter) call(call *ast.CallExpr) {
-	for _, m := range []string{"Run", "Error", "Errorf", "Fail", "Fatal", "Fatalf", "FailNow", "Parallel"} {
+	for _, m := range []string{"Run", "Error", "Errorf", "Fail", "Fatal", "Fatalf", "FailNow", "Parallel", "Cleanup"} {
 		if r.isTMethod(call, m) {
 			// A failure that lets the test go on would be reported once
 			// per execution, without its interleaving: it is a failure of
@@ -806,7 +806,8 @@ func (r *rewriter) call(call *ast.CallExpr) {
 			// not a literal of a test is checked by rewritten.Run. A
 			// t.Parallel inside a check would wait for the parent test
 			// outside any weft operation: rewritten.Parallel lets the
-			// test run serially.
+			// test run serially. A cleanup runs in each execution
+			// (rewritten.Cleanup).
 			x, sep := call.Fun.(*ast.SelectorExpr).X, ", "
 			if len(call.Args) == 0 {
 				sep = ""

@@ -397,6 +397,11 @@ func (d *driver) begin() bool {
 	x.unrun, x.picked = 0, nil
 	x.over, x.aborting = false, false
 	x.faulted, x.finalizer = nil, ""
+	if len(x.cleanups) > 0 {
+		// Those of a body that did not return.
+		clear(x.cleanups)
+		x.cleanups = x.cleanups[:0]
+	}
 	// The maps are empty in most executions: clear's call costs more
 	// than the look at their length.
 	if len(x.exhausted) > 0 {

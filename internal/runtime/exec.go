@@ -45,6 +45,9 @@ type execution struct {
 	// finalizer is where the program first set a finalizer that the
 	// execution dropped (see DropFinalizer), or "".
 	finalizer string
+	// cleanups are the functions that the body runs when it returns, the
+	// last added first (see Cleanup).
+	cleanups []func()
 	// faulted is the first bug the execution went on past (see
 	// engine.Continuer): it ends Buggy, with no other bug.
 	faulted *engine.Bug

@@ -283,6 +283,9 @@ func (g *goroutine) run() {
 	g.x.unrun--
 	defer g.exit()
 	g.fn()
+	if g.ID == 0 {
+		g.x.runCleanups()
+	}
 	g.returned = true
 	g.finish()
 }

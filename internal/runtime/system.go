@@ -193,6 +193,26 @@ func (x *execution) cut(waiting []*goroutine) bool {
 	return true
 }
 
+// Cleanup adds f to the functions that the body of the running execution
+// runs when it returns, the last added first: the functions a test that
+// weft test made a check of gives t.Cleanup, which testing would run after
+// the check, outside it (see weft/rewritten's Cleanup).
+func Cleanup(f func()) {
+	x, _ := running("t.Cleanup")
+	x.cleanups = append(x.cleanups, f)
+}
+
+// runCleanups runs the execution's cleanups on the body's goroutine, after
+// the body returned; a cleanup may add more.
+func (x *execution) runCleanups() {
+	for n := len(x.cleanups); n > 0; n = len(x.cleanups) {
+		f := x.cleanups[n-1]
+		x.cleanups[n-1] = nil
+		x.cleanups = x.cleanups[:n-1]
+		f()
+	}
+}
+
 // NumGoroutine is runtime.NumGoroutine for the calling goroutine: inside a
 // check, the goroutines of the running execution that have not ended (but
 // the system goroutines of weft's models), and the test binary's main
