@@ -438,7 +438,8 @@ func TestProgress(t *testing.T) {
 // code that weft test rewrote needs at package initialization and in
 // TestMain works as plain Go (Go, a Mutex, a channel made there and used
 // in checks; see sync's and atomic's tests for the rest), and what has no
-// meaning there panics.
+// meaning there panics, or, in a goroutine that weft.Go started there,
+// waits for good.
 func TestOutsideCheck(t *testing.T) {
 	done := make(chan bool)
 	weft.Go(func() { close(done) })
@@ -460,6 +461,21 @@ func TestOutsideCheck(t *testing.T) {
 			}()
 			f()
 		})
+	}
+	// A goroutine that weft.Go started outside any check, and that does
+	// what only a check can run, waits for good: its panic ended the test
+	// binary.
+	started, after := make(chan bool), make(chan bool)
+	weft.Go(func() {
+		close(started)
+		weft.MakeChan[int](1).Send(1)
+		close(after)
+	})
+	<-started
+	select {
+	case <-after:
+		t.Error("a goroutine started outside any check sent on a channel of weft's")
+	case <-time.After(50 * time.Millisecond):
 	}
 }
 

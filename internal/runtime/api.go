@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"fmt"
+	"os"
 	"reflect"
 	"runtime"
 	"strings"
@@ -38,6 +39,7 @@ func running(what string) (*execution, *goroutine) { return runningOn(lookup(sel
 func runningOn(w *worker, what string) (*execution, *goroutine) {
 	if w == nil {
 		foreign(what)
+		parkOutside(what)
 		panic(outside(what))
 	}
 	if w.d.abandoned.Load() {
@@ -124,6 +126,26 @@ func (d *driver) strayCall(what string) {
 	default:
 	}
 	runtime.Goexit()
+}
+
+// parkOutside parks for good the calling goroutine, when weft.Go started
+// it outside any check (as a package initialized, say: a flusher with a
+// ticker of weft's), and it calls an operation that exists only inside a
+// check: no check can run it, and its panic ended the test binary, with
+// the tests that never touch what it serves. It says so on the standard
+// error. It returns for any other goroutine, whose caller panics.
+func parkOutside(what string) {
+	buf := make([]byte, 64<<10)
+	gs := parseDump(string(buf[:runtime.Stack(buf, false)]))
+	if len(gs) == 0 || !strings.HasPrefix(gs[0].createdBy, "weft.dev/weft.Go ") {
+		return
+	}
+	at := ""
+	if p := callerPos(); p.File != "" {
+		at = fmt.Sprintf(" at %s:%d", p.File, p.Line)
+	}
+	fmt.Fprintf(os.Stderr, "weft: %s called%s by a goroutine that weft.Go started outside any check: no check can run it, and it waits for good\n", what, at)
+	select {}
 }
 
 // startedBy says where the calling goroutine was started: ", started by
