@@ -251,3 +251,28 @@ func TestCleanup(t *testing.T) {
 		t.Error("the cleanup of a subtest outside any check did not run when it ended")
 	}
 }
+
+// TestReporter: a *testing.T handed as an interface to a package that is
+// not rewritten (testify's TestingT) reports its failures as the
+// execution's, with their message.
+func TestReporter(t *testing.T) {
+	type testingT interface {
+		Errorf(format string, args ...any)
+		FailNow()
+		Helper()
+	}
+	for name, fail := range map[string]func(testingT){
+		"Errorf":  func(t testingT) { t.Errorf("got %d", 1) },
+		"FailNow": func(t testingT) { t.FailNow() },
+	} {
+		res, err := weft.Explore(func() { fail(rewritten.Report(t)) }, weft.WithWorkers(1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Bugs) != 1 || res.Bugs[0].Kind != weft.AssertionFailed {
+			t.Errorf("%s: bugs %v, want the failure", name, res.Bugs)
+		} else if name == "Errorf" && res.Bugs[0].Message != "got 1" {
+			t.Errorf("Errorf: the message is %q", res.Bugs[0].Message)
+		}
+	}
+}

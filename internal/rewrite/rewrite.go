@@ -949,6 +949,14 @@ func (r *rewriter) outsideChannels(call *ast.CallExpr) {
 				return r.out(a.Pos()).gen("weftrw.StdContext(").part(a).gen(")").String()
 			})
 		}
+		if isTestingT(r.info.TypeOf(a)) && reports(t) {
+			// testify's assert.Equal(t, ...): its failures are the
+			// execution's.
+			r.use("weftrw")
+			r.replace(a.Pos(), a.End(), func() string {
+				return r.out(a.Pos()).gen("weftrw.Report(").part(a).gen(")").String()
+			})
+		}
 	}
 	for v := range sig.Results().Variables() {
 		if hasChan(v.Type(), nil) {
@@ -962,6 +970,26 @@ func (r *rewriter) outsideChannels(call *ast.CallExpr) {
 			return r.out(call.Pos()).gen("weftrw.WeftContext(").part(call).gen(")").String()
 		})
 	}
+}
+
+// reports says whether t is an interface through which a failure is
+// reported (testify's TestingT, testing.TB): a *testing.T passed as one is
+// wrapped in a weftrw.Reporter.
+func reports(t types.Type) bool {
+	if _, isParam := t.(*types.TypeParam); isParam {
+		return false
+	}
+	iface, ok := t.Underlying().(*types.Interface)
+	if !ok {
+		return false
+	}
+	for i := range iface.NumMethods() {
+		switch iface.Method(i).Name() {
+		case "Error", "Errorf", "Fail", "FailNow", "Fatal", "Fatalf":
+			return true
+		}
+	}
+	return false
 }
 
 // isStdContext says whether t is the standard library's context.Context,
