@@ -1,51 +1,90 @@
 package rewritten
 
-import "testing"
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"weft.dev/weft/internal/engine"
+	"weft.dev/weft/internal/runtime"
+)
 
 // A Reporter is the *testing.T of a test that weft test rewrote, as the
 // test hands it to a package that is not rewritten, which takes it as an
-// interface (testify's assert and require take their TestingT): its
-// failures are the execution's, as the test's own are (see Error). They
-// went to the test's log, once for each replay of the execution, with no
-// interleaving, and an Errorf let the execution go on; a FailNow ended the
-// body, reported without the message. Its other methods are the test's.
-type Reporter struct{ *testing.T }
+// interface (testify's assert and require take their TestingT): inside a
+// check its failures are the execution's, as the test's own are (see
+// Error), at the line of the call it was handed to. They went to the
+// test's log, once for each replay of the execution, with no interleaving,
+// and an Errorf let the execution go on; a FailNow ended the body,
+// reported without the message. Outside a check, and for its other
+// methods, it is the test's.
+type Reporter struct {
+	*testing.T
+	at runtime.Pos // where the test handed it over
+}
 
-// Report returns t as a Reporter.
-func Report(t *testing.T) *Reporter { return &Reporter{t} }
+// Report returns t as a Reporter, handed over by the caller.
+func Report(t *testing.T) *Reporter { return &Reporter{T: t, at: runtime.Caller()} }
 
-// Error is Error(r.T, args...).
+// fail ends the execution with the failure msg.
+func (r *Reporter) fail(msg string) { runtime.FailAt(engine.AssertionFailed, msg, r.at) }
+
+// Error is t.Error.
 func (r *Reporter) Error(args ...any) {
 	r.T.Helper()
-	Error(r.T, args...)
+	if runtime.Outside() {
+		r.T.Error(args...)
+		return
+	}
+	r.fail(strings.TrimSuffix(fmt.Sprintln(args...), "\n"))
 }
 
-// Errorf is Errorf(r.T, format, args...).
+// Errorf is t.Errorf.
 func (r *Reporter) Errorf(format string, args ...any) {
 	r.T.Helper()
-	Errorf(r.T, format, args...)
+	if runtime.Outside() {
+		r.T.Errorf(format, args...)
+		return
+	}
+	r.fail(fmt.Sprintf(format, args...))
 }
 
-// Fail is Fail(r.T).
+// Fail is t.Fail.
 func (r *Reporter) Fail() {
 	r.T.Helper()
-	Fail(r.T)
+	if runtime.Outside() {
+		r.T.Fail()
+		return
+	}
+	r.fail("the test failed (t.Fail)")
 }
 
-// FailNow is FailNow(r.T).
+// FailNow is t.FailNow.
 func (r *Reporter) FailNow() {
 	r.T.Helper()
-	FailNow(r.T)
+	if runtime.Outside() {
+		r.T.FailNow()
+		return
+	}
+	r.fail("the test failed (t.FailNow)")
 }
 
-// Fatal is Fatal(r.T, args...).
+// Fatal is t.Fatal.
 func (r *Reporter) Fatal(args ...any) {
 	r.T.Helper()
-	Fatal(r.T, args...)
+	if runtime.Outside() {
+		r.T.Fatal(args...)
+		return
+	}
+	r.fail(strings.TrimSuffix(fmt.Sprintln(args...), "\n"))
 }
 
-// Fatalf is Fatalf(r.T, format, args...).
+// Fatalf is t.Fatalf.
 func (r *Reporter) Fatalf(format string, args ...any) {
 	r.T.Helper()
-	Fatalf(r.T, format, args...)
+	if runtime.Outside() {
+		r.T.Fatalf(format, args...)
+		return
+	}
+	r.fail(fmt.Sprintf(format, args...))
 }

@@ -345,16 +345,31 @@ func Block() {
 
 // Fail ends the execution with a bug of the calling goroutine. It does not
 // return.
-func Fail(kind engine.BugKind, msg string) {
+func Fail(kind engine.BugKind, msg string) { failAt(kind, msg, nil) }
+
+// FailAt is Fail, at the position at: the program's call of a library
+// that is not rewritten, which reports the failure for it (testify's
+// assertions, through weft/rewritten's Reporter), rather than the line
+// inside the library.
+func FailAt(kind engine.BugKind, msg string, at Pos) { failAt(kind, msg, &at) }
+
+func failAt(kind engine.BugKind, msg string, at *Pos) {
 	if symHook() != nil {
 		panic(EffectMisuse("an assertion that fails"))
 	}
 	x, g := running("weft.Assert")
 	if x.tracer != nil {
-		g.pos = callerPos()
+		if at != nil {
+			g.pos = *at
+		} else {
+			g.pos = callerPos()
+		}
 	}
 	g.fails(&engine.Bug{Kind: kind, Message: msg, G: g.ID})
 }
+
+// Caller returns the position of the innermost caller outside weft.
+func Caller() Pos { return callerPos() }
 
 // fails ends the execution with b, a bug of the calling goroutine g, or
 // goes on without g (see engine.Continuer; also as for fault). It does not
