@@ -165,6 +165,7 @@ var stdPkgs = map[string]stdPkg{
 	"math/rand":    {alias: "weftrw", keep: true, names: randNames(false)},
 	"math/rand/v2": {alias: "weftrw", keep: true, names: randNames(true)},
 	"maps":         {alias: "weftrw", keep: true, names: map[string]string{"All": "MapAll", "Keys": "MapKeys", "Values": "MapValues"}},
+	"hash/maphash": {alias: "weftrw", keep: true, names: same("MakeSeed")},
 	// A check models no signals: see weft/rewritten.
 	"os/signal": {alias: "weftrw", keep: true, names: map[string]string{"Notify": "SignalNotify", "Stop": "SignalStop",
 		"NotifyContext": "SignalNotifyContext"}},
