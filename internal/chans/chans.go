@@ -479,14 +479,7 @@ func OpOf(l *event.Label, g int32, tok Token) Op {
 // operation, whose object is its channels, that it is on the same channels
 // (SameChannels).
 func SameOp(a, b *event.Label) bool {
-	if !a.SameOp(b) {
-		return false
-	}
-	switch a.Kind {
-	case event.ChanMake, event.ChanSend, event.ChanRecv, event.ChanClose, event.ChanLen, event.ChanWait, event.Select:
-		return SameChannels(a, b)
-	}
-	return true
+	return a.SameOp(b) && (!a.Kind.Chan() || SameChannels(a, b))
 }
 
 // SameChannels reports whether the channel operations of labels a and b,

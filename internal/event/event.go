@@ -235,6 +235,16 @@ func ReadOnly(l *Label, r *Result) bool {
 	return false
 }
 
+// Chan reports whether operations of kind k act on channels, whose
+// objects are channel IDs in the label (B.N, or the cases in A.P).
+func (k Kind) Chan() bool {
+	switch k {
+	case ChanMake, ChanSend, ChanRecv, ChanClose, ChanLen, ChanWait, Select:
+		return true
+	}
+	return false
+}
+
 // Updates reports whether operations of kind k read a location and, when
 // the value read allows it, write it in the same atomic step.
 func (k Kind) Updates() bool {

@@ -143,15 +143,6 @@ import (
 // and then give it an outcome reading both, the order whose last revisit
 // is by the goroutine with the smaller id (eitherOrder).
 
-// isChan reports whether operations of kind k act on the channels.
-func isChan(k event.Kind) bool {
-	switch k {
-	case event.ChanMake, event.ChanSend, event.ChanRecv, event.ChanClose, event.ChanLen, event.ChanWait, event.Select:
-		return true
-	}
-	return false
-}
-
 // chanLoc reports whether loc holds the state of a channel rather than
 // memory of the program.
 func chanLoc(g *graph.Graph, loc int32) bool {

@@ -29,7 +29,7 @@ const (
 // placeholder reports whether ev stands for a channel operation that is not
 // performed (forcedMark, blockedMark): it is never part of an execution.
 func placeholder(ev *graph.Event) bool {
-	return ev.Kind == graph.Choice && ev.Outcome < 0 && isChan(ev.Lab.Kind)
+	return ev.Kind == graph.Choice && ev.Outcome < 0 && ev.Lab.Kind.Chan()
 }
 
 // blockedAt returns the position of goroutine t's last event if it is a
@@ -228,7 +228,7 @@ func (e *Engine) replayChan(x *engine.Exec, t int32, p graph.Pos) engine.Decisio
 func (e *Engine) choiceOf(g *graph.Graph, p graph.Pos) engine.Choice {
 	c := engine.Choice{G: p.T}
 	ev := g.Ev(p)
-	if ev.Kind == graph.Choice && isChan(ev.Lab.Kind) {
+	if ev.Kind == graph.Choice && ev.Lab.Kind.Chan() {
 		c.Alt, c.With = ev.Outcome, ev.With
 		return c
 	}
@@ -319,7 +319,7 @@ func (e *Engine) choiceRevisits(f *frame, w graph.Pos) {
 		if ev.Stamp >= limit {
 			break
 		}
-		if !isChan(ev.Lab.Kind) || ev.Outcome == forcedMark || p.T == w.T ||
+		if !ev.Lab.Kind.Chan() || ev.Outcome == forcedMark || p.T == w.T ||
 			graph.InView(wv, p) || !ev.Revisitable || !ev.AddedMax || alone && stolenFrom(ev, wv) || lingering(ev, wv) {
 			continue
 		}
@@ -1035,7 +1035,7 @@ func keptView(g *graph.Graph, w graph.Pos, kept func(graph.Pos) bool, st int32) 
 func stray(g *graph.Graph) bool {
 	for _, p := range g.Choices {
 		ev := g.Ev(p)
-		if !ev.Moved || ev.Outcome < 0 || !isChan(ev.Lab.Kind) || ev.Origin.IsInit() || !g.Has(ev.Origin) {
+		if !ev.Moved || ev.Outcome < 0 || !ev.Lab.Kind.Chan() || ev.Origin.IsInit() || !g.Has(ev.Origin) {
 			continue
 		}
 		v := g.Ev(opLast(g, p)).View

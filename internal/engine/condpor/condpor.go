@@ -273,7 +273,7 @@ func (e *Engine) class() uint64 {
 	}
 	for _, p := range g.Order {
 		ev := g.Ev(p)
-		if isChan(ev.Lab.Kind) {
+		if ev.Lab.Kind.Chan() {
 			if !ev.Cont {
 				if obs, ok := e.observation(f, p, name); ok {
 					h.Observe(name(p), obs)
@@ -402,7 +402,7 @@ func (e *Engine) replay(x *engine.Exec) engine.Decision {
 		}
 		return engine.Diverged(t, fmt.Sprintf("goroutine g%d's operation #%d was %v, now it is %v", t, p.I, ev.Lab.Kind, gr.Pending.Kind))
 	}
-	if isChan(ev.Lab.Kind) {
+	if ev.Lab.Kind.Chan() {
 		return e.replayChan(x, t, p)
 	}
 	e.cursor[t]++
@@ -578,7 +578,7 @@ func (e *Engine) matches(ev *graph.Event, l *event.Label) bool {
 	if ev.Kind == graph.Constraint && (r.A.N != l.A.N || r.B.N != l.B.N) {
 		return false // another condition: the program is nondeterministic
 	}
-	if isChan(l.Kind) {
+	if l.Kind.Chan() {
 		return chans.SameChannels(r, l) // channels have locations of their own
 	}
 	if l.Obj < 0 {
@@ -792,7 +792,7 @@ func (e *Engine) force(x *engine.Exec) {
 			continue // its alternatives were pushed where it stands
 		}
 		l := gr.Pending
-		if isChan(l.Kind) {
+		if l.Kind.Chan() {
 			e.forceChan(f, gr.ID, l)
 			continue
 		}
@@ -937,7 +937,7 @@ func sync(l *event.Label) bool {
 
 // syncOf is sync for the event ev, whose channel reads say for themselves.
 func syncOf(ev *graph.Event) bool {
-	if isChan(ev.Lab.Kind) {
+	if ev.Lab.Kind.Chan() {
 		return ev.Sync
 	}
 	return sync(&ev.Lab)

@@ -26,7 +26,7 @@ func writesAfter(g *graph.Graph, p graph.Pos) bool {
 	if ev.Kind != graph.Read || !ev.RMW {
 		return false
 	}
-	if isChan(ev.Lab.Kind) {
+	if ev.Lab.Kind.Chan() {
 		_, ok := opPart(g, p, graph.Write, ev.Loc)
 		return ok
 	}

@@ -47,7 +47,7 @@ func (e *Engine) revisits(f *frame, w graph.Pos) {
 			// the first repairs both.
 			continue
 		}
-		if isChan(rev.Lab.Kind) {
+		if rev.Lab.Kind.Chan() {
 			if lead := g.Leader(r); g.Ev(lead).Kind == graph.Choice {
 				// A select or a wait is revisited whole: it takes an
 				// outcome anew after w (see backwardChoice).
@@ -209,7 +209,7 @@ func (e *Engine) maximal(g *graph.Graph, r, w graph.Pos) bool {
 				return false
 			}
 		case graph.Choice:
-			if !ev.AddedMax || isChan(ev.Lab.Kind) && (!e.chanMaximal(g, p, w, kept, p != r) || revisited(g, p, kept) || p == r && e.shadowed(g, p, w)) {
+			if !ev.AddedMax || ev.Lab.Kind.Chan() && (!e.chanMaximal(g, p, w, kept, p != r) || revisited(g, p, kept) || p == r && e.shadowed(g, p, w)) {
 				return false
 			}
 		case graph.Constraint:
@@ -263,7 +263,7 @@ func (e *Engine) apply(f *frame, it item) bool {
 		g.SetRF(r, w, syncOf(ev))
 		ev.AddedMax = false
 		// addRead pushed only the writes its read reads without a cycle.
-		if isChan(ev.Lab.Kind) && !g.Acyclic(r) {
+		if ev.Lab.Kind.Chan() && !g.Acyclic(r) {
 			return false
 		}
 		return e.complete(f, r, true)
@@ -317,7 +317,7 @@ func (e *Engine) apply(f *frame, it item) bool {
 func (e *Engine) complete(f *frame, r graph.Pos, changed bool) bool {
 	g := f.g
 	ev := g.Ev(r)
-	if isChan(ev.Lab.Kind) {
+	if ev.Lab.Kind.Chan() {
 		return e.completeChan(f, r)
 	}
 	if !ev.RMW {
@@ -384,7 +384,7 @@ func (e *Engine) backward(f *frame, it item) bool {
 	*child = frame{g: c, items: child.items[:0], model: model}
 	e.frames = append(e.frames, child)
 	ev := c.Ev(r)
-	if isChan(ev.Lab.Kind) {
+	if ev.Lab.Kind.Chan() {
 		lead := c.Leader(r)
 		if e.hasChoice(c, newCop(r.T, c.Ev(lead).Lab, lead)) {
 			// A graph that was not an execution (a conflict, a cycle)
@@ -634,7 +634,7 @@ func (e *Engine) Spins(_ *engine.Exec, t int32) bool {
 	for i := len(evs) - 2; i >= 0; i-- {
 		p := graph.Pos{T: t, I: int32(i)}
 		ev := g.Ev(p)
-		if ev.Kind != graph.Read || isChan(ev.Lab.Kind) || writesAfter(g, p) {
+		if ev.Kind != graph.Read || ev.Lab.Kind.Chan() || writesAfter(g, p) {
 			break
 		}
 		co := g.Locs[ev.Loc].Co

@@ -38,7 +38,7 @@ func (e *Engine) extend(x *engine.Exec) {
 			continue
 		}
 		switch {
-		case isChan(g.Pending.Kind):
+		case g.Pending.Kind.Chan():
 			pendingChan = append(pendingChan, op{g, -1})
 		case isAwait(&g.Pending):
 			pendingAwait = append(pendingAwait, op{g, -1})
@@ -54,7 +54,7 @@ func (e *Engine) extend(x *engine.Exec) {
 	e.chanSt.Reset()
 	for i, lv := range e.levels[:e.depth] {
 		n := lv.ev
-		if isChan(lv.lab.Kind) {
+		if lv.lab.Kind.Chan() {
 			tok := chans.Token(i)
 			if lv.lab.Kind == event.ChanMake {
 				tok = lv.tok
@@ -81,7 +81,7 @@ func (e *Engine) extend(x *engine.Exec) {
 		switch {
 		case n.obj >= 0:
 			e.others(n.g, n.pred(), first, &lv.lab, n.obj, hist, i < e.fresh)
-		case isChan(lv.lab.Kind) && lv.lab.Kind != event.ChanMake && !(n.ev.Silent && n.ev.With == 0):
+		case lv.lab.Kind.Chan() && lv.lab.Kind != event.ChanMake && !(n.ev.Silent && n.ev.With == 0):
 			// A make or an offer has one history: its goroutine's.
 			e.chanOthers(n.g, n.pred(), first, &lv.lab, hist, i < e.fresh)
 		case isAwait(&lv.lab):
@@ -109,15 +109,6 @@ func (e *Engine) extend(x *engine.Exec) {
 		}
 		e.chanOthers(p.g.ID, e.last.at(p.g.ID), first, &p.g.Pending, hist, false)
 	}
-}
-
-// isChan reports whether operations of kind k are channel operations.
-func isChan(k event.Kind) bool {
-	switch k {
-	case event.ChanMake, event.ChanSend, event.ChanRecv, event.ChanClose, event.ChanLen, event.ChanWait, event.Select:
-		return true
-	}
-	return false
 }
 
 // appendAccess adds n, an access of an object, to the accesses ws of the
