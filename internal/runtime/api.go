@@ -39,7 +39,6 @@ func running(what string) (*execution, *goroutine) { return runningOn(lookup(sel
 func runningOn(w *worker, what string) (*execution, *goroutine) {
 	if w == nil {
 		foreign(what)
-		parkOutside(what)
 		panic(outside(what))
 	}
 	if w.d.abandoned.Load() {
@@ -54,10 +53,7 @@ func runningOn(w *worker, what string) (*execution, *goroutine) {
 }
 
 func outside(what string) string {
-	at := ""
-	if p := callerPos(); p.File != "" {
-		at = fmt.Sprintf(" at %s:%d", p.File, p.Line)
-	}
+	at := callSite()
 	if initializing() {
 		return fmt.Sprintf("weft: %s called%s while its package initializes, outside any check: weft's timers, and the operations "+
 			"of its channels and sync objects, exist only inside the body given to weft.Check or weft.Explore, each execution its own, "+
@@ -90,8 +86,9 @@ func unattributed(what string) string {
 }
 
 // foreign handles a weft operation called by a goroutine that is not a
-// worker. It returns only when the goroutine was started outside any check:
-// its caller then panics. A goroutine started with the go statement inside
+// worker. It returns only when the goroutine was started outside any check,
+// but not by weft.Go: its caller then panics. One that weft.Go started
+// there waits for good (see parkOutside). A goroutine started with the go statement inside
 // a running check (a stray) makes that check report a misuse, and ends; a
 // goroutine of an abandoned execution (see watchdog.go), or started by one,
 // or by goroutines that ended when no check runs, ends quietly: there is no
@@ -101,6 +98,7 @@ func unattributed(what string) string {
 func foreign(what string) {
 	switch o, d := whose(); o {
 	case ownerOutside:
+		parkOutside(what)
 		return
 	case ownerCheck:
 		d.strayCall(what + " was called")
@@ -128,35 +126,45 @@ func (d *driver) strayCall(what string) {
 	runtime.Goexit()
 }
 
-// parkOutside parks for good the calling goroutine, when weft.Go started
-// it outside any check (as a package initialized, say: a flusher with a
-// ticker of weft's), and it calls an operation that exists only inside a
-// check: no check can run it, and its panic ended the test binary, with
-// the tests that never touch what it serves. It says so on the standard
-// error. It returns for any other goroutine, whose caller panics.
+// parkOutside parks for good the calling goroutine, started outside any
+// check, when weft.Go started it (as a package initialized, say: a
+// flusher with a ticker of weft's): no check can run it, and its panic
+// ended the test binary, with the tests that never touch what it serves.
+// It says so on the standard error. It returns for any other goroutine.
 func parkOutside(what string) {
-	buf := make([]byte, 64<<10)
-	gs := parseDump(string(buf[:runtime.Stack(buf, false)]))
-	if len(gs) == 0 || !strings.HasPrefix(gs[0].createdBy, "weft.dev/weft.Go ") {
+	if !strings.HasPrefix(createdBy(), "weft.dev/weft.Go ") {
 		return
 	}
-	at := ""
-	if p := callerPos(); p.File != "" {
-		at = fmt.Sprintf(" at %s:%d", p.File, p.Line)
-	}
-	fmt.Fprintf(os.Stderr, "weft: %s called%s by a goroutine that weft.Go started outside any check: no check can run it, and it waits for good\n", what, at)
+	fmt.Fprintf(os.Stderr, "weft: %s called%s by a goroutine that weft.Go started outside any check: no check can run it, and it waits for good\n", what, callSite())
 	select {}
+}
+
+// callSite is " at file:line" of the innermost caller outside weft, or ""
+// when there is none.
+func callSite() string {
+	if p := callerPos(); p.File != "" {
+		return fmt.Sprintf(" at %s:%d", p.File, p.Line)
+	}
+	return ""
+}
+
+// createdBy returns the go statement that started the calling goroutine:
+// "function at file:line", or "" when its stack does not say.
+func createdBy() string {
+	buf := make([]byte, 64<<10)
+	if gs := parseDump(string(buf[:runtime.Stack(buf, false)])); len(gs) > 0 {
+		return gs[0].createdBy
+	}
+	return ""
 }
 
 // startedBy says where the calling goroutine was started: ", started by
 // F at file:line", or "" when its stack does not say.
 func startedBy() string {
-	buf := make([]byte, 64<<10)
-	gs := parseDump(string(buf[:runtime.Stack(buf, false)]))
-	if len(gs) == 0 || gs[0].createdBy == "" {
-		return ""
+	if c := createdBy(); c != "" {
+		return ", started by " + c
 	}
-	return ", started by " + gs[0].createdBy
+	return ""
 }
 
 // Nested stops a check (what: "weft.Check", "weft.Explore") started from a
