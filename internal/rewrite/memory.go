@@ -248,7 +248,7 @@ func (m *memPass) context(n ast.Node) bool {
 			}
 		case *types.Slice:
 			_, fresh := ast.Unparen(n.X).(*ast.CompositeLit)
-			if v, ok := n.Value.(*ast.Ident); n.Value != nil && (!ok || v.Name != "_") && !fresh && m.r.rangeFunc {
+			if used(n.Value) && !fresh && m.r.rangeFunc {
 				m.elems[n] = true
 			}
 		case *types.Array, *types.Pointer:
