@@ -90,13 +90,10 @@ func sortedKeys[M ~map[K]V, K comparable, V any](m M) ([]K, []entry[K, V]) {
 		keys = append(keys, k)
 	}
 	slices.SortFunc(keys, func(a, b K) int {
-		return compareValues(reflect.ValueOf(&a).Elem(), reflect.ValueOf(&b).Elem())
+		return compareDeep(reflect.ValueOf(&a).Elem(), reflect.ValueOf(&b).Elem(), 0)
 	})
 	return keys, nans
 }
-
-// compareValues orders two values of the same comparable type.
-func compareValues(a, b reflect.Value) int { return compareDeep(a, b, 0) }
 
 // pointerDepth bounds how many pointers compareDeep follows: far enough for
 // a key that points to a struct that holds a name or a channel, not so far
