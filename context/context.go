@@ -149,10 +149,8 @@ func newCanceler(parent Context) canceler {
 	return withCancel(parent)
 }
 
+// withCancel returns a cancelCtx of parent, which is not nil.
 func withCancel(parent Context) *cancelCtx {
-	if parent == nil {
-		panic("cannot create context from nil parent")
-	}
 	c := &cancelCtx{Context: parent, name: newName("context.WithCancel"), done: weft.MakeChan[struct{}](0)}
 	propagateCancel(parent, c)
 	return c

@@ -33,8 +33,9 @@ type outsideCtx struct {
 // any check (see Cause).
 var outsideKey int
 
-// withOutside returns a context made outside any check, with a deadline
-// when hasDeadline, and its cancel function.
+// withOutside returns a context of parent made outside any check, with
+// deadline d when hasDeadline (or the parent's, when sooner), canceled at
+// once when that has passed.
 func withOutside(parent Context, d time.Time, hasDeadline bool, dlCause error) *outsideCtx {
 	c := &outsideCtx{Context: parent, dlCause: dlCause}
 	if cur, ok := parent.Deadline(); ok && (!hasDeadline || cur.Before(d)) {
