@@ -10,27 +10,36 @@ import (
 // execution starts from zero; nothing in it depends on anything but p and
 // the results of weft's operations.
 func (p *Program) Body() func() {
-	return func() {
-		w := &weftObjects{
-			chans: make([]*weft.Chan[int64], len(p.Chans)),
-			xs:    make([]atomic.Int64, p.Atomics),
-			vs:    make([]weft.Var[int64], p.Vars),
+	return func() { p.run(p.newWeftObjects()) }
+}
+
+// newWeftObjects makes the objects of an execution of p.
+func (p *Program) newWeftObjects() *weftObjects {
+	w := &weftObjects{
+		chans: make([]*weft.Chan[int64], len(p.Chans)),
+		xs:    make([]atomic.Int64, p.Atomics),
+		vs:    make([]weft.Var[int64], p.Vars),
+	}
+	for i, c := range p.Chans {
+		if !c.Nil {
+			w.chans[i] = weft.MakeChan[int64](c.Cap)
 		}
-		for i, c := range p.Chans {
-			if !c.Nil {
-				w.chans[i] = weft.MakeChan[int64](c.Cap)
-			}
-		}
-		gs := make([]*weft.Goroutine, len(p.Goroutines))
-		for g := 1; g < len(p.Goroutines); g++ {
-			gs[g] = weft.Go(func() { newMachine(p, g, w).run(p.Goroutines[g]) })
-		}
-		if newMachine(p, 0, w).run(p.Goroutines[0]) {
-			return
-		}
-		for _, g := range p.Wait {
-			gs[g].Join()
-		}
+	}
+	return w
+}
+
+// run runs p's goroutines on w, the body's on the calling goroutine, and
+// joins those p waits for.
+func (p *Program) run(w *weftObjects) {
+	gs := make([]*weft.Goroutine, len(p.Goroutines))
+	for g := 1; g < len(p.Goroutines); g++ {
+		gs[g] = weft.Go(func() { newMachine(p, g, w).run(p.Goroutines[g]) })
+	}
+	if newMachine(p, 0, w).run(p.Goroutines[0]) {
+		return
+	}
+	for _, g := range p.Wait {
+		gs[g].Join()
 	}
 }
 

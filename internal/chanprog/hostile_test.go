@@ -1,12 +1,12 @@
 package chanprog
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"weft.dev/weft"
-	"weft.dev/weft/atomic"
 )
 
 // hostileBody is p's Body with its channels shifted by one place in every
@@ -16,30 +16,10 @@ func (p *Program) hostileBody() func() {
 	runs := 0
 	return func() {
 		runs++
-		made := make([]*weft.Chan[int64], len(p.Chans))
-		for i, c := range p.Chans {
-			if !c.Nil {
-				made[i] = weft.MakeChan[int64](c.Cap)
-			}
-		}
-		w := &weftObjects{
-			chans: make([]*weft.Chan[int64], len(p.Chans)),
-			xs:    make([]atomic.Int64, p.Atomics),
-			vs:    make([]weft.Var[int64], p.Vars),
-		}
-		for i := range made {
-			w.chans[i] = made[(i+runs)%len(made)]
-		}
-		gs := make([]*weft.Goroutine, len(p.Goroutines))
-		for g := 1; g < len(p.Goroutines); g++ {
-			gs[g] = weft.Go(func() { newMachine(p, g, w).run(p.Goroutines[g]) })
-		}
-		if newMachine(p, 0, w).run(p.Goroutines[0]) {
-			return
-		}
-		for _, g := range p.Wait {
-			gs[g].Join()
-		}
+		w := p.newWeftObjects()
+		k := runs % len(w.chans)
+		w.chans = slices.Concat(w.chans[k:], w.chans[:k])
+		p.run(w)
 	}
 }
 
