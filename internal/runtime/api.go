@@ -376,9 +376,6 @@ func failAt(kind engine.BugKind, msg string, at *Pos) {
 	g.fails(&engine.Bug{Kind: kind, Message: msg, G: g.ID})
 }
 
-// Caller returns the position of the innermost caller outside weft.
-func Caller() Pos { return callerPos() }
-
 // fails ends the execution with b, a bug of the calling goroutine g, or
 // goes on without g (see engine.Continuer; also as for fault). It does not
 // return.
