@@ -10,6 +10,8 @@ import (
 	"weft.dev/weft/rewritten"
 )
 
+type name string
+
 type point struct {
 	x int
 	y string
@@ -30,6 +32,9 @@ func TestMapRange(t *testing.T) {
 		// Each map is filled anew, in another order.
 		check("ints", keysOfMap(map[int]bool{3: true, -1: true, 10: true, 0: true}), []string{"-1", "0", "3", "10"})
 		check("strings", keysOfMap(map[string]bool{"b": true, "a": true, "ab": true, "": true}), []string{"", "a", "ab", "b"})
+		check("named strings", keysOfMap(map[name]bool{"b": true, "a": true, "ab": true}), []string{"a", "ab", "b"})
+		check("floats", keysOfMap(map[float32]bool{2.5: true, -1: true, 0: true}), []string{"-1", "0", "2.5"})
+		check("bytes", keysOfMap(map[uint8]bool{200: true, 3: true, 17: true}), []string{"3", "17", "200"})
 		check("structs", keysOfMap(map[point]bool{{2, "a"}: true, {1, "b"}: true, {1, "a"}: true}), []string{"{1 a}", "{1 b}", "{2 a}"})
 		check("interfaces", keysOfMap(map[any]bool{"x": true, 2: true, nil: true, 1: true, false: true}), []string{"<nil>", "false", "1", "2", "x"})
 		check("arrays", keysOfMap(map[[2]float64]bool{{1, 2}: true, {1, -2}: true, {0, 5}: true}), []string{"[0 5]", "[1 -2]", "[1 2]"})
